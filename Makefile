@@ -1,0 +1,34 @@
+# Each target sets itself up on a fresh machine: `make verify` and `make test` install first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install verify test lint typecheck bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+verify: install
+	$(BIN)/hoaregpu verify specs/
+
+lint: install
+	$(BIN)/ruff check hoaregpu tests bench
+	$(BIN)/ruff format --check hoaregpu tests bench
+
+typecheck: install
+	$(BIN)/mypy
+
+test: lint typecheck
+	$(BIN)/pytest
+
+bench: install
+	$(BIN)/python bench/verify_specs.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hoaregpu-cache

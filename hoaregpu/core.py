@@ -1,0 +1,149 @@
+"""The core language of Kojima & Igarashi §2.1, plus annotations.
+
+    P ::= x[ē] := e | skip | sync | P; P' | if e then P else P' | while e do P
+
+with `assert φ` / `assume φ` statements and loop invariants attached to `while`.
+Variables are declared once per kernel with unique names (lowering renames shadowed
+C declarations), each local (per-thread) or shared, of a fixed dimension.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Union
+
+from .errors import Span
+from .terms import Term
+
+
+class VarKind(Enum):
+    LOCAL = "local"  # LV_n: one copy per thread; an (n+1)-ary function of the thread
+    SHARED = "shared"  # SV_n: one copy for the block; an n-ary function
+
+
+class VarRole(Enum):
+    ARRAY_PARAM = "array parameter"
+    SCALAR_PARAM = "scalar parameter"  # uniform on entry (same value in every thread)
+    SHARED_ARRAY = "__shared__ array"
+    LOCAL = "local variable"
+    SYNTHETIC = "introduced by a transform"
+
+
+@dataclass(frozen=True)
+class VarDecl:
+    name: str
+    kind: VarKind
+    dim: int
+    role: VarRole
+    nonnegative: bool = False  # `unsigned` / `size_t`: the fact `>= 0` holds where declared
+    source_name: str | None = None  # the C name, when lowering renamed a shadowing declaration
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def display_name(self) -> str:
+        return self.source_name or self.name
+
+
+@dataclass(frozen=True)
+class Formula:
+    """An annotation formula with the span of the clause it comes from."""
+
+    term: Term
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Assign:
+    """`x[ē] := e`, performed by all active threads in parallel."""
+
+    target: str
+    indices: tuple[Term, ...]
+    value: Term
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Skip:
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Sync:
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Seq:
+    """`P1; P2; ...; Pn` (n-ary; the empty sequence is skip)."""
+
+    stmts: tuple[Stmt, ...]
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class If:
+    cond: Term
+    then: Stmt
+    orelse: Stmt
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class While:
+    cond: Term
+    body: Stmt
+    invariants: tuple[Formula, ...] = ()
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Assert:
+    formula: Formula
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Assume:
+    formula: Formula
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+Stmt = Union[Assign, Skip, Sync, Seq, If, While, Assert, Assume]
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str
+    params: tuple[str, ...]  # core names of the parameters, in order
+    decls: tuple[VarDecl, ...]
+    requires: tuple[Formula, ...]
+    ensures: tuple[Formula, ...]
+    body: Stmt
+    fixed_threads: int | None = None  # from `requires blockDim.x == K;` when K is a literal
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+    def decl(self, name: str) -> VarDecl:
+        for d in self.decls:
+            if d.name == name:
+                return d
+        raise KeyError(name)
+
+    def has_decl(self, name: str) -> bool:
+        return any(d.name == name for d in self.decls)
+
+
+def assigned_vars(stmt: Stmt) -> set[str]:
+    """Variables on the left-hand side of some assignment in `stmt` (Lemma 4.4)."""
+    if isinstance(stmt, Assign):
+        return {stmt.target}
+    if isinstance(stmt, Seq):
+        out: set[str] = set()
+        for s in stmt.stmts:
+            out |= assigned_vars(s)
+        return out
+    if isinstance(stmt, If):
+        return assigned_vars(stmt.then) | assigned_vars(stmt.orelse)
+    if isinstance(stmt, While):
+        return assigned_vars(stmt.body)
+    return set()

@@ -1,0 +1,79 @@
+"""One exception root for everything hoaregpu reports to a user, and source positions.
+
+`SpecError` is a problem in the user's input; it always carries a `Span` and renders
+as `file:line:col: error: ...` followed by the offending line and a caret.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+_SOURCES: dict[str, list[str]] = {}
+
+
+def register_source(path: str, text: str) -> None:
+    """Remember a file's text so that errors about it can quote the offending line."""
+    _SOURCES[path] = text.splitlines()
+
+
+def source_line(path: str, line: int) -> str | None:
+    lines = _SOURCES.get(path)
+    if lines is None or not 1 <= line <= len(lines):
+        return None
+    return lines[line - 1]
+
+
+@dataclass(frozen=True)
+class Span:
+    """A position in a source file: 1-based line and column of the construct's start."""
+
+    path: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+class HoareGpuError(Exception):
+    """Root of every error hoaregpu raises on purpose."""
+
+
+class SpecError(HoareGpuError):
+    """Bad input: a syntax error, an unsupported construct, an ill-typed or unknown name."""
+
+    def __init__(self, message: str, span: Span, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.hint = hint
+
+    def render(self) -> str:
+        out = [f"{self.span}: error: {self.message}"]
+        text = source_line(self.span.path, self.span.line)
+        if text is not None:
+            expanded = text.expandtabs(1)
+            out.append("    " + expanded)
+            out.append("    " + " " * max(self.span.col - 1, 0) + "^")
+        if self.hint:
+            out.append(f"note: {self.hint}")
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class UnsupportedError(SpecError):
+    """Valid CUDA that hoaregpu does not handle (yet): named as unsupported, not as a syntax error."""
+
+    def __init__(self, construct: str, span: Span, supported: str | None = None) -> None:
+        super().__init__(f"unsupported: {construct}", span, hint=supported)
+        self.construct = construct
+
+
+class ConfigError(HoareGpuError):
+    """Bad command-line options or configuration (unknown solver, bad timeout, ...)."""
+
+
+class SolverError(HoareGpuError):
+    """A solver backend could not be set up or used at all."""

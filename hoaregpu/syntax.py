@@ -1,0 +1,179 @@
+"""Surface syntax: the CUDA subset as the user wrote it, before lowering (parser output).
+
+Statements here keep CUDA's sugar (declarations, compound assignments, `++`, `for`,
+blocks); `hoaregpu.lower` turns them into the core language of `hoaregpu.core`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Union
+
+from .errors import Span
+from .terms import Term, Var
+
+
+class ClauseKind(Enum):
+    REQUIRES = "requires"
+    ENSURES = "ensures"
+    LOOP_INVARIANT = "loop invariant"
+    ASSERT = "assert"
+    ASSUME = "assume"
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One annotation clause `kind formula;` with the span of its keyword."""
+
+    kind: ClauseKind
+    formula: Term
+    span: Span = field(compare=False, repr=False)
+
+
+class BaseType(Enum):
+    INT = "int"
+    UNSIGNED = "unsigned"  # mathematical integer >= 0
+    BOOL = "bool"
+    SIZE_T = "size_t"  # mathematical integer >= 0
+
+    @property
+    def nonnegative(self) -> bool:
+        return self in (BaseType.UNSIGNED, BaseType.SIZE_T)
+
+
+@dataclass(frozen=True)
+class Param:
+    """A kernel parameter: scalar (`int n`) or array (`int *a`, `int a[]`, `int a[][16]`)."""
+
+    name: str
+    type: BaseType
+    dims: int  # 0 for a scalar, else the array's dimension
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Declarator:
+    """`x`, `x = e`, `buf[4]`, `t[16][16]` inside a declaration."""
+
+    name: str
+    sizes: tuple[Term, ...]  # array extents as written (arrays are unbounded maps, see README)
+    init: Term | None
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Decl:
+    shared: bool  # `__shared__`
+    type: BaseType
+    declarators: tuple[Declarator, ...]
+    span: Span = field(compare=False, repr=False)
+
+
+class AssignOp(Enum):
+    SET = "="
+    ADD = "+="
+    SUB = "-="
+    MUL = "*="
+    DIV = "/="
+    MOD = "%="
+    SHL = "<<="
+    SHR = ">>="
+
+
+@dataclass(frozen=True)
+class AssignStmt:
+    target: Var
+    op: AssignOp
+    value: Term
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class IncDec:
+    """`x++`, `++x`, `x--`, `--x` as statements."""
+
+    target: Var
+    delta: int  # +1 or -1
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class IfStmt:
+    cond: Term
+    then: Stmt
+    orelse: Stmt | None
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class WhileStmt:
+    cond: Term
+    body: Stmt
+    invariants: tuple[Clause, ...]
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ForStmt:
+    init: Stmt | None  # a Decl, AssignStmt or IncDec
+    cond: Term | None  # None: `for (;;)`, i.e. true
+    step: Stmt | None  # an AssignStmt or IncDec
+    body: Stmt
+    invariants: tuple[Clause, ...]
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Block:
+    stmts: tuple[Stmt, ...]
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class SyncStmt:
+    """`__syncthreads();`"""
+
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class EmptyStmt:
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class AnnotStmt:
+    """An `assert` or `assume` clause standing as a statement."""
+
+    clause: Clause
+    span: Span = field(compare=False, repr=False)
+
+
+Stmt = Union[Decl, AssignStmt, IncDec, IfStmt, WhileStmt, ForStmt, Block, SyncStmt, EmptyStmt, AnnotStmt]
+
+
+@dataclass(frozen=True)
+class KernelDef:
+    name: str
+    params: tuple[Param, ...]
+    requires: tuple[Clause, ...]
+    ensures: tuple[Clause, ...]
+    body: Block
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Define:
+    """`#define NAME value` (object-like macros with an integer-expression value only)."""
+
+    name: str
+    value: Term
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class SpecFile:
+    path: str
+    kernels: tuple[KernelDef, ...]
+    defines: tuple[Define, ...]

@@ -1,0 +1,193 @@
+"""Expressions of the kernel language and the terms of spec formulas.
+
+Program expressions (paper §2.1: tid, ntid, x[ē], f(ē)) use `IntLit`, `Var`, `ThreadId`,
+`ThreadCount`, `Binary`, `Unary` and `Conditional`. Spec formulas (§3 of the spec
+language) add `Quant`, `At`, `Old` and `ThreadPred`; the parser only builds those inside
+annotations. These are syntax trees: the SMT formulas they denote are pySMT FNodes built
+by `hoaregpu.smt.encode`. Spans never take part in equality.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Union
+
+from .errors import Span
+
+
+class BinOp(Enum):
+    ADD = "+"
+    SUB = "-"
+    MUL = "*"
+    DIV = "/"  # C: truncates toward zero
+    MOD = "%"  # C: sign of the dividend
+    SHL = "<<"
+    SHR = ">>"
+    LT = "<"
+    LE = "<="
+    GT = ">"
+    GE = ">="
+    EQ = "=="
+    NE = "!="
+    AND = "&&"
+    OR = "||"
+    IMPLIES = "==>"  # formulas only
+    IFF = "<==>"  # formulas only
+
+    @property
+    def is_comparison(self) -> bool:
+        return self in _COMPARISONS
+
+    @property
+    def is_logical(self) -> bool:
+        return self in (BinOp.AND, BinOp.OR, BinOp.IMPLIES, BinOp.IFF)
+
+
+_COMPARISONS = frozenset({BinOp.LT, BinOp.LE, BinOp.GT, BinOp.GE, BinOp.EQ, BinOp.NE})
+
+
+class UnOp(Enum):
+    NEG = "-"
+    NOT = "!"
+
+
+class QuantKind(Enum):
+    FORALL = "\\forall"
+    EXISTS = "\\exists"
+
+
+class ThreadPredKind(Enum):
+    ALL = "\\all"  # Definition 3.5: all(e)
+    NONE = "\\none"  # Definition 3.5: none(e)
+
+
+@dataclass(frozen=True)
+class IntLit:
+    value: int
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Var:
+    """A variable read `x` or an array read `x[e1]..[en]` (local or shared, resolved later)."""
+
+    name: str
+    indices: tuple[Term, ...] = ()
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ThreadId:
+    """`tid` / `threadIdx.x`."""
+
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ThreadCount:
+    """`ntid` / `blockDim.x` (the paper's N)."""
+
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Binary:
+    op: BinOp
+    left: Term
+    right: Term
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Unary:
+    op: UnOp
+    operand: Term
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Conditional:
+    """`c ? a : b`."""
+
+    cond: Term
+    then: Term
+    orelse: Term
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Quant:
+    """`\\forall int i, j; body` / `\\exists ...` (integer-typed bound variables)."""
+
+    kind: QuantKind
+    names: tuple[str, ...]
+    body: Term
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class At:
+    """`term @ thread`: the value of `term` at thread `thread` (Definition 3.3)."""
+
+    term: Term
+    thread: Term
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Old:
+    """`\\old(term)`: the value of `term` in the kernel's initial state."""
+
+    term: Term
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ThreadPred:
+    """`\\all(e)` / `\\none(e)` (Definition 3.5)."""
+
+    kind: ThreadPredKind
+    term: Term
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+Term = Union[IntLit, Var, ThreadId, ThreadCount, Binary, Unary, Conditional, Quant, At, Old, ThreadPred]
+"""A spec-formula term; program expressions are the subset without Quant/At/Old/ThreadPred."""
+
+Expr = Term
+"""A program expression (by construction free of formula-only nodes)."""
+
+
+def children(term: Term) -> tuple[Term, ...]:
+    """Direct subterms, for generic traversals."""
+    if isinstance(term, Var):
+        return term.indices
+    if isinstance(term, Binary):
+        return (term.left, term.right)
+    if isinstance(term, (Unary,)):
+        return (term.operand,)
+    if isinstance(term, Conditional):
+        return (term.cond, term.then, term.orelse)
+    if isinstance(term, Quant):
+        return (term.body,)
+    if isinstance(term, At):
+        return (term.term, term.thread)
+    if isinstance(term, (Old, ThreadPred)):
+        return (term.term,)
+    return ()
+
+
+def subterms(term: Term) -> list[Term]:
+    """All subterms, pre-order, the term itself first."""
+    out: list[Term] = []
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        out.append(t)
+        stack.extend(reversed(children(t)))
+    return out
+
+
+def term_span(term: Term) -> Span | None:
+    return term.span
