@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Union
+from typing import TypeAlias
 
 from .errors import Span
 from .terms import Term
@@ -109,7 +109,7 @@ class Assume:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
-Stmt = Union[Assign, Skip, Sync, Seq, If, While, Assert, Assume]
+Stmt: TypeAlias = Assign | Skip | Sync | Seq | If | While | Assert | Assume
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Union
+from typing import TypeAlias
 
 from .errors import Span
 from .terms import Term, Var
@@ -150,7 +150,9 @@ class AnnotStmt:
     span: Span = field(compare=False, repr=False)
 
 
-Stmt = Union[Decl, AssignStmt, IncDec, IfStmt, WhileStmt, ForStmt, Block, SyncStmt, EmptyStmt, AnnotStmt]
+Stmt: TypeAlias = (
+    Decl | AssignStmt | IncDec | IfStmt | WhileStmt | ForStmt | Block | SyncStmt | EmptyStmt | AnnotStmt
+)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Union
+from typing import TypeAlias
 
 from .errors import Span
 
@@ -152,10 +152,12 @@ class ThreadPred:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
-Term = Union[IntLit, Var, ThreadId, ThreadCount, Binary, Unary, Conditional, Quant, At, Old, ThreadPred]
+Term: TypeAlias = (
+    IntLit | Var | ThreadId | ThreadCount | Binary | Unary | Conditional | Quant | At | Old | ThreadPred
+)
 """A spec-formula term; program expressions are the subset without Quant/At/Old/ThreadPred."""
 
-Expr = Term
+Expr: TypeAlias = Term
 """A program expression (by construction free of formula-only nodes)."""
 
 

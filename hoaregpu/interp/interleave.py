@@ -1,0 +1,208 @@
+"""The interleaving semantics of paper §5 (Figs. 3 and 4), with seeded random schedules.
+
+Every thread has a program (a stack of statements still to run, `Seq` flattened, as the
+paper identifies programs up to associativity) and a control stack of (label, k) pairs.
+`if` pushes (l, 1) or (l, 2) and an `endif` marker that pops it; `while` keeps (l, k) for
+its k-th iteration (the paper's s + l and s \\ l). One step runs one statement of one
+thread, chosen by a `random.Random(seed)`. A thread whose next statement is `sync`
+waits; when no thread can move, the barrier is passed if every thread waits at it with
+the same control stack (I-SYNC), and otherwise the run stops with `barrier-divergence`
+(threads finished or at different barriers / iterations).
+
+Checks in this semantics are per thread: `assert` and loop invariants are checked at
+the thread that reaches them (a formula that reads other threads' state may see them at
+any point of their run), `assume` stops the run when it fails at that thread. The race
+detector sees the same accesses as in lockstep and reports the same races. The step
+budget counts thread steps.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..core import Assert, Assign, Assume, If, Kernel, Seq, Skip, Stmt, Sync, VarKind, While
+from ..errors import HoareGpuError
+from ..terms import Term
+from .evaluate import Ctx, EvalError, VecFn, compile_expr
+from .lockstep import Checks, Stop, threads_text
+from .races import RaceDetector
+from .results import (
+    ASSERTION,
+    ASSUMPTION,
+    ASSUMPTION_VIOLATED,
+    BARRIER_DIVERGENCE,
+    LOOP_INVARIANT,
+    RUNTIME_ERROR,
+    STEP_BUDGET,
+    Violation,
+)
+from .values import State
+
+
+@dataclass(frozen=True, eq=False)
+class LIf:
+    label: int
+    stmt: If
+    then: Node
+    orelse: Node
+
+
+@dataclass(frozen=True, eq=False)
+class LWhile:
+    label: int
+    stmt: While
+    body: Node
+
+
+@dataclass(frozen=True, eq=False)
+class LSeq:
+    stmts: tuple[Node, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class EndIf:
+    label: int
+
+
+Node = LIf | LWhile | LSeq | Assign | Skip | Sync | Assert | Assume
+Item = Node | EndIf
+
+
+def label(stmt: Stmt, counter: list[int]) -> Node:
+    """The program with a fresh label on every if and while (labels unique in the program)."""
+    if isinstance(stmt, Seq):
+        return LSeq(tuple(label(s, counter) for s in stmt.stmts))
+    if isinstance(stmt, If):
+        counter[0] += 1
+        return LIf(counter[0], stmt, label(stmt.then, counter), label(stmt.orelse, counter))
+    if isinstance(stmt, While):
+        counter[0] += 1
+        return LWhile(counter[0], stmt, label(stmt.body, counter))
+    return stmt
+
+
+class Interleaving:
+    def __init__(
+        self,
+        kernel: Kernel,
+        state: State,
+        checks: Checks,
+        seed: int,
+        step_budget: int,
+        races: RaceDetector | None,
+    ) -> None:
+        self.kernel = kernel
+        self.state = state
+        self.n = state.threads
+        self.ctx = Ctx(state, races)
+        self.races = races
+        self.checks = checks
+        self.rng = random.Random(seed)
+        self.budget = step_budget
+        self.steps = 0
+        self.thread_steps = 0
+        self._compiled: dict[int, tuple[Term, VecFn]] = {}
+
+    def ev(self, term: Term, thread: int) -> int:
+        hit = self._compiled.get(id(term))
+        if hit is None:
+            hit = (term, compile_expr(term, self.kernel))
+            self._compiled[id(term)] = hit
+        return hit[1](self.ctx, [thread])[0]
+
+    def run(self, body: Stmt) -> None:
+        prog = label(body, [0])
+        progs: list[list[Item]] = [[prog] for _ in range(self.n)]
+        stacks: list[list[tuple[int, int]]] = [[] for _ in range(self.n)]
+        while True:
+            runnable: list[int] = []
+            for i in range(self.n):
+                p = progs[i]
+                while p and isinstance(p[-1], LSeq):
+                    p.extend(reversed(p.pop().stmts))  # type: ignore[union-attr]
+                if p and not isinstance(p[-1], Sync):
+                    runnable.append(i)
+            if runnable:
+                i = self.rng.choice(runnable)
+                self.steps += 1
+                self.thread_steps += 1
+                if self.steps > self.budget:
+                    msg = f"step budget exhausted after {self.budget} thread steps"
+                    raise Stop(Violation(STEP_BUDGET, msg, None))
+                try:
+                    self.step(i, progs[i], stacks[i])
+                except EvalError as e:
+                    raise Stop(Violation(RUNTIME_ERROR, e.message, e.span or self.ctx.span, (i,))) from None
+                continue
+            waiting = [i for i in range(self.n) if progs[i]]
+            if not waiting:
+                return
+            first = progs[waiting[0]][-1]
+            span = first.span if isinstance(first, Sync) else None
+            if len(waiting) == self.n and all(stacks[i] == stacks[0] for i in waiting):
+                for p in progs:
+                    p.pop()
+                if self.races is not None:
+                    self.races.barrier()
+                continue
+            done = sorted(set(range(self.n)) - set(waiting))
+            why = f"threads {threads_text(done)} finished" if done else "threads wait at different barriers"
+            msg = f"barrier divergence: threads {threads_text(waiting)} wait at a barrier but {why}"
+            raise Stop(Violation(BARRIER_DIVERGENCE, msg, span, tuple(waiting)))
+
+    def step(self, i: int, prog: list[Item], stack: list[tuple[int, int]]) -> None:
+        s = prog.pop()
+        self.ctx.span = s.stmt.span if isinstance(s, (LIf, LWhile)) else getattr(s, "span", None)
+        if isinstance(s, Assign):
+            self.assign(s, i)
+        elif isinstance(s, LIf):
+            k = 1 if self.ev(s.stmt.cond, i) else 2
+            prog.append(EndIf(s.label))
+            prog.append(s.then if k == 1 else s.orelse)
+            stack.append((s.label, k))
+        elif isinstance(s, EndIf):
+            if not stack or stack[-1][0] != s.label:
+                raise HoareGpuError("endif does not match the control stack")
+            stack.pop()
+        elif isinstance(s, LWhile):
+            for inv in s.stmt.invariants:
+                self.checks.formula(LOOP_INVARIANT, "loop invariant", inv, [i])
+            top = stack[-1] if stack and stack[-1][0] == s.label else None
+            if self.ev(s.stmt.cond, i):
+                if top is not None:
+                    stack[-1] = (s.label, top[1] + 1)
+                else:
+                    stack.append((s.label, 1))
+                prog.append(s)
+                prog.append(s.body)
+            elif top is not None:
+                stack.pop()
+        elif isinstance(s, Assert):
+            self.checks.formula(ASSERTION, "assertion", s.formula, [i])
+        elif isinstance(s, Assume):
+            fail = self.checks.checker.check(s.formula, [i])
+            if fail is not None:
+                v = Violation(
+                    ASSUMPTION, f"assumption violated at thread {i}", s.formula.span, (i,), tuple(fail.values)
+                )
+                raise Stop(v, ASSUMPTION_VIOLATED)
+        elif isinstance(s, Skip):
+            pass
+        else:
+            raise HoareGpuError(f"cannot execute {s!r}")
+
+    def assign(self, s: Assign, i: int) -> None:
+        key = tuple(self.ev(e, i) for e in s.indices)
+        v = self.ev(s.value, i)
+        decl = self.kernel.decl(s.target)
+        if decl.kind is VarKind.LOCAL:
+            if key:
+                self.state.local_arrays[s.target][i].cells[key] = v
+            else:
+                self.state.scalars[s.target][i] = v
+            return
+        arr = self.state.shared[s.target]
+        if self.races is not None:
+            self.races.write(s.target, key, i, v, arr.get(key), s.span)
+        arr.cells[key] = v

@@ -1,0 +1,167 @@
+"""Random testing of a kernel against its contract (`hoaregpu test`), with shrinking.
+
+`test_kernel(kernel, threads_range, trials, seed)` draws a thread count in the range
+(the kernel's fixed count when it has one) and inputs from an `InputGenerator`
+(rejection sampling by default, see `generate`), runs the lockstep interpreter with all
+checks, and skips inputs that violate `requires` or an `assume`. The first failing run
+is shrunk: fewer threads first (smallest first), then shorter arrays, cells set to 0,
+scalars and cells moved toward 0 — a candidate is kept when it is still admissible and
+still fails with the same kind of violation as the original.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from ..core import Kernel, VarKind
+from .generate import InputGenerator, admissible, sampling_generator
+from .results import ASSUMPTION_VIOLATED, FAILED, INADMISSIBLE, STOPPED, RunResult, TestResult
+from .run import execute
+from .values import Array, State, empty_state
+
+SHRINK_RUNS = 400
+TEST_STEP_BUDGET = 200_000
+
+
+def _failure_kind(r: RunResult) -> str | None:
+    if r.status not in (FAILED, STOPPED):
+        return None
+    fs = r.failures
+    return fs[0].kind if fs else r.status
+
+
+def resize(kernel: Kernel, state: State, threads: int) -> State:
+    """The same inputs for another thread count (parameters are uniform over threads)."""
+    out = empty_state(kernel, threads)
+    for p in kernel.params:
+        d = kernel.decl(p)
+        if d.kind is VarKind.SHARED:
+            out.shared[p] = state.shared[p].copy()
+        elif d.dim == 0:
+            out.scalars[p] = [state.scalars[p][0]] * threads
+        else:
+            out.local_arrays[p] = [state.local_arrays[p][0].copy() for _ in range(threads)]
+    return out
+
+
+def _toward_zero(v: int) -> list[int]:
+    if v == 0:
+        return []
+    out = [0, v // 2 if v > 0 else -((-v) // 2), v - 1 if v > 0 else v + 1]
+    return list(dict.fromkeys(x for x in out if abs(x) < abs(v)))
+
+
+def _param_arrays(kernel: Kernel, state: State) -> Iterator[tuple[str, Array]]:
+    for p in kernel.params:
+        d = kernel.decl(p)
+        if d.kind is VarKind.SHARED:
+            yield p, state.shared[p]
+        elif d.dim > 0:
+            yield p, state.local_arrays[p][0]
+
+
+def _with_array(kernel: Kernel, state: State, name: str, arr: Array) -> State:
+    out = state.copy()
+    if kernel.decl(name).kind is VarKind.SHARED:
+        out.shared[name] = arr
+    else:
+        out.local_arrays[name] = [arr.copy() for _ in range(state.threads)]
+    return out
+
+
+def candidates(kernel: Kernel, state: State, min_threads: int, fixed: bool) -> Iterator[State]:
+    """Smaller variants of `state`, most aggressive first."""
+    if not fixed:
+        for t in range(min_threads, state.threads):
+            yield resize(kernel, state, t)
+    for p in kernel.params:
+        d = kernel.decl(p)
+        if d.kind is VarKind.LOCAL and d.dim == 0:
+            for v in _toward_zero(state.scalars[p][0]):
+                out = state.copy()
+                out.scalars[p] = [v] * state.threads
+                yield out
+    for name, arr in _param_arrays(kernel, state):
+        keys = sorted(arr.cells)
+        for keep in (0, len(keys) // 2, len(keys) - 1):
+            if 0 <= keep < len(keys):
+                yield _with_array(
+                    kernel, state, name, Array({k: arr.cells[k] for k in keys[:keep]}, arr.default)
+                )
+        for k in keys:
+            for v in _toward_zero(arr.cells[k]):
+                cells = dict(arr.cells)
+                cells[k] = v
+                yield _with_array(kernel, state, name, Array(cells, arr.default))
+
+
+def shrink(
+    kernel: Kernel, failing: RunResult, min_threads: int, step_budget: int, check_races: bool
+) -> tuple[RunResult, int]:
+    kind = _failure_kind(failing)
+    best = failing
+    runs = 0
+    improved = True
+    while improved and runs < SHRINK_RUNS:
+        improved = False
+        for cand in candidates(kernel, best.initial, min_threads, kernel.fixed_threads is not None):
+            if runs >= SHRINK_RUNS:
+                break
+            if not admissible(kernel, cand):
+                continue
+            runs += 1
+            r = execute(kernel, cand.copy(), best.seed, step_budget, check_races)
+            if _failure_kind(r) == kind:
+                best = r
+                improved = True
+                break
+    return best, runs
+
+
+def test_kernel(
+    kernel: Kernel,
+    threads_range: tuple[int, int] = (1, 8),
+    trials: int = 100,
+    seed: int = 0,
+    *,
+    generator: InputGenerator | None = None,
+    step_budget: int = TEST_STEP_BUDGET,
+    check_races: bool = True,
+    shrink_failures: bool = True,
+) -> TestResult:
+    """Run `trials` random admissible inputs; stop at the first failure and shrink it."""
+    lo, hi = threads_range
+    if lo < 1 or hi < lo:
+        raise ValueError(f"bad thread range {threads_range}")
+    gen = generator or sampling_generator
+    rng = random.Random(seed)
+    result = TestResult(kernel.name, seed, 0, 0, 0)
+    for _ in range(trials):
+        threads = kernel.fixed_threads or rng.randint(lo, hi)
+        run_seed = rng.randrange(2**31)
+        result.trials += 1
+        state = gen(kernel, threads, rng)
+        if state is None:
+            result.skipped += 1
+            continue
+        r = execute(kernel, state.copy(), run_seed, step_budget, check_races)
+        for note in r.notes:
+            if note not in result.notes:
+                result.notes.append(note)
+        if r.status in (INADMISSIBLE, ASSUMPTION_VIOLATED):
+            result.skipped += 1
+            continue
+        if _failure_kind(r) is None:
+            result.passed += 1
+            continue
+        result.original = r
+        if shrink_failures:
+            result.counterexample, result.shrink_steps = shrink(kernel, r, lo, step_budget, check_races)
+        else:
+            result.counterexample = r
+        break
+    return result
+
+
+test_kernel.__test__ = False  # type: ignore[attr-defined]  # not a pytest test when imported

@@ -1,0 +1,321 @@
+"""Lowering: surface CUDA syntax → the core language of `hoaregpu.core`.
+
+What it does:
+- declarations become variables with unique core names (a shadowing C declaration is
+  renamed `x.1`, `x.2`, ...: a dot cannot occur in a C name, so no clash is possible),
+  and initialisers become assignments;
+- `x op= e` becomes `x := x op e`, `x++` becomes `x := x + 1`, `for` becomes `while`;
+- names in expressions and annotation formulas are resolved (bound variables of
+  quantifiers are left alone), array reads are checked against the declared dimension;
+- a scalar parameter the body never assigns is a shared scalar (one uniform value); an
+  assigned one is a local whose copies are equal in all threads on entry;
+- assignments to `bool` variables store `e != 0`, as C converts to bool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from . import core, syntax
+from .errors import Span, SpecError
+from .terms import (
+    At,
+    Binary,
+    BinOp,
+    Conditional,
+    IntLit,
+    Old,
+    Quant,
+    Term,
+    ThreadCount,
+    ThreadId,
+    ThreadPred,
+    Unary,
+    Var,
+)
+
+_COMPOUND = {
+    syntax.AssignOp.ADD: BinOp.ADD,
+    syntax.AssignOp.SUB: BinOp.SUB,
+    syntax.AssignOp.MUL: BinOp.MUL,
+    syntax.AssignOp.DIV: BinOp.DIV,
+    syntax.AssignOp.MOD: BinOp.MOD,
+    syntax.AssignOp.SHL: BinOp.SHL,
+    syntax.AssignOp.SHR: BinOp.SHR,
+}
+
+
+@dataclass
+class _VarInfo:
+    decl: core.VarDecl
+    type: syntax.BaseType
+
+
+@dataclass
+class _Lowerer:
+    path: str
+    scopes: list[dict[str, str]] = field(default_factory=list)
+    info: dict[str, _VarInfo] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+
+    # -- scopes and declarations -------------------------------------------------
+
+    @contextmanager
+    def scope(self) -> Iterator[None]:
+        self.scopes.append({})
+        try:
+            yield
+        finally:
+            self.scopes.pop()
+
+    def declare(
+        self, c_name: str, kind: core.VarKind, dim: int, role: core.VarRole, typ: syntax.BaseType, span: Span
+    ) -> str:
+        if c_name in self.scopes[-1]:
+            raise SpecError(f"'{c_name}' is declared twice in the same scope", span)
+        name = c_name
+        n = 0
+        while name in self.info:
+            n += 1
+            name = f"{c_name}.{n}"
+        decl = core.VarDecl(
+            name=name,
+            kind=kind,
+            dim=dim,
+            role=role,
+            nonnegative=typ.nonnegative,
+            source_name=c_name if name != c_name else None,
+            span=span,
+        )
+        self.info[name] = _VarInfo(decl, typ)
+        self.order.append(name)
+        self.scopes[-1][c_name] = name
+        return name
+
+    def lookup(self, c_name: str) -> str | None:
+        for sc in reversed(self.scopes):
+            if c_name in sc:
+                return sc[c_name]
+        return None
+
+    # -- terms -------------------------------------------------------------------
+
+    def term(self, t: Term, bound: frozenset[str] = frozenset()) -> Term:
+        if isinstance(t, Var):
+            if t.name in bound and not t.indices:
+                return t
+            name = self.lookup(t.name)
+            if name is None:
+                where = " (not a bound variable either)" if bound else ""
+                raise SpecError(f"unknown variable '{t.name}'{where}", _span(t, self.path))
+            decl = self.info[name].decl
+            if len(t.indices) != decl.dim:
+                raise SpecError(_dim_message(t.name, decl.dim, len(t.indices)), _span(t, self.path))
+            return Var(name, tuple(self.term(i, bound) for i in t.indices), t.span)
+        if isinstance(t, (IntLit, ThreadId, ThreadCount)):
+            return t
+        if isinstance(t, Binary):
+            return Binary(t.op, self.term(t.left, bound), self.term(t.right, bound), t.span)
+        if isinstance(t, Unary):
+            return Unary(t.op, self.term(t.operand, bound), t.span)
+        if isinstance(t, Conditional):
+            return Conditional(
+                self.term(t.cond, bound), self.term(t.then, bound), self.term(t.orelse, bound), t.span
+            )
+        if isinstance(t, Quant):
+            return Quant(t.kind, t.names, self.term(t.body, bound | frozenset(t.names)), t.span)
+        if isinstance(t, At):
+            return At(self.term(t.term, bound), self.term(t.thread, bound), t.span)
+        if isinstance(t, Old):
+            return Old(self.term(t.term, bound), t.span)
+        if isinstance(t, ThreadPred):
+            return ThreadPred(t.kind, self.term(t.term, bound), t.span)
+        raise AssertionError(f"unexpected term {t!r}")
+
+    def formula(self, clause: syntax.Clause) -> core.Formula:
+        return core.Formula(self.term(clause.formula), clause.span)
+
+    # -- statements --------------------------------------------------------------
+
+    def stmts(self, stmts: Sequence[syntax.Stmt]) -> core.Stmt:
+        out: list[core.Stmt] = []
+        for s in stmts:
+            lowered = self.stmt(s)
+            if isinstance(lowered, core.Seq):
+                out.extend(lowered.stmts)
+            elif not isinstance(lowered, core.Skip):
+                out.append(lowered)
+        if len(out) == 1:
+            return out[0]
+        return core.Seq(tuple(out))
+
+    def stmt(self, s: syntax.Stmt) -> core.Stmt:
+        if isinstance(s, syntax.Decl):
+            return self.decl(s)
+        if isinstance(s, syntax.AssignStmt):
+            return self.assign(s.target, s.op, s.value, s.span)
+        if isinstance(s, syntax.IncDec):
+            op = syntax.AssignOp.ADD if s.delta > 0 else syntax.AssignOp.SUB
+            return self.assign(s.target, op, IntLit(abs(s.delta), s.span), s.span)
+        if isinstance(s, syntax.IfStmt):
+            with self.scope():
+                then = self.stmts([s.then])
+            with self.scope():
+                orelse = self.stmts([s.orelse]) if s.orelse is not None else core.Skip()
+            return core.If(self.term(s.cond), then, orelse, s.span)
+        if isinstance(s, syntax.WhileStmt):
+            cond = self.term(s.cond)
+            invariants = tuple(self.formula(c) for c in s.invariants)
+            with self.scope():
+                body = self.stmts([s.body])
+            return core.While(cond, body, invariants, s.span)
+        if isinstance(s, syntax.ForStmt):
+            with self.scope():
+                init = self.stmts([s.init]) if s.init is not None else core.Skip()
+                cond = self.term(s.cond) if s.cond is not None else IntLit(1, s.span)
+                invariants = tuple(self.formula(c) for c in s.invariants)
+                with self.scope():
+                    body = self.stmts([s.body])
+                step = self.stmts([s.step]) if s.step is not None else core.Skip()
+                loop = core.While(cond, self._seq(body, step), invariants, s.span)
+            return self._seq(init, loop)
+        if isinstance(s, syntax.Block):
+            with self.scope():
+                return self.stmts(s.stmts)
+        if isinstance(s, syntax.SyncStmt):
+            return core.Sync(s.span)
+        if isinstance(s, syntax.EmptyStmt):
+            return core.Skip(s.span)
+        if isinstance(s, syntax.AnnotStmt):
+            f = self.formula(s.clause)
+            if s.clause.kind is syntax.ClauseKind.ASSERT:
+                return core.Assert(f, s.span)
+            if s.clause.kind is syntax.ClauseKind.ASSUME:
+                return core.Assume(f, s.span)
+            raise SpecError(f"'{s.clause.kind.value}' cannot stand as a statement", s.span)
+        raise AssertionError(f"unexpected statement {s!r}")
+
+    @staticmethod
+    def _seq(a: core.Stmt, b: core.Stmt) -> core.Stmt:
+        parts = [x for s in (a, b) for x in (s.stmts if isinstance(s, core.Seq) else (s,))]
+        parts = [x for x in parts if not isinstance(x, core.Skip)]
+        return parts[0] if len(parts) == 1 else core.Seq(tuple(parts))
+
+    def decl(self, d: syntax.Decl) -> core.Stmt:
+        out: list[core.Stmt] = []
+        for dc in d.declarators:
+            for size in dc.sizes:  # extents are checked for names, not used (arrays are unbounded)
+                self.term(size)
+            init = self.term(dc.init) if dc.init is not None else None
+            if d.shared:
+                kind, role = core.VarKind.SHARED, core.VarRole.SHARED_ARRAY
+                if init is not None:
+                    raise SpecError("a __shared__ variable cannot have an initialiser in CUDA", dc.span)
+            else:
+                kind, role = core.VarKind.LOCAL, core.VarRole.LOCAL
+            name = self.declare(dc.name, kind, len(dc.sizes), role, d.type, dc.span)
+            if init is not None:
+                if dc.sizes:
+                    raise SpecError("array initialisers are not supported", dc.span)
+                out.append(core.Assign(name, (), self._convert(init, d.type), dc.span))
+        return core.Seq(tuple(out)) if len(out) != 1 else out[0]
+
+    def assign(self, target: Var, op: syntax.AssignOp, value: Term, span: Span) -> core.Stmt:
+        name = self.lookup(target.name)
+        if name is None:
+            raise SpecError(f"unknown variable '{target.name}'", span)
+        info = self.info[name]
+        if len(target.indices) != info.decl.dim:
+            raise SpecError(_dim_message(target.name, info.decl.dim, len(target.indices)), span)
+        indices = tuple(self.term(i) for i in target.indices)
+        rhs = self.term(value)
+        if op is not syntax.AssignOp.SET:
+            rhs = Binary(_COMPOUND[op], Var(name, indices, target.span), rhs, span)
+        return core.Assign(name, indices, self._convert(rhs, info.type), span)
+
+    @staticmethod
+    def _convert(value: Term, typ: syntax.BaseType) -> Term:
+        if typ is syntax.BaseType.BOOL and not _is_boolean(value):
+            return Binary(BinOp.NE, value, IntLit(0, value.span), value.span)
+        return value
+
+
+def _is_boolean(t: Term) -> bool:
+    if isinstance(t, Binary):
+        return t.op.is_comparison or t.op.is_logical
+    return isinstance(t, Unary) and t.op.value == "!"
+
+
+def _dim_message(name: str, dim: int, used: int) -> str:
+    if dim == 0:
+        return f"'{name}' is a scalar and cannot be indexed"
+    return f"'{name}' has {dim} dimension(s) but is used with {used} index(es)"
+
+
+def _span(t: Term, path: str) -> Span:
+    return t.span if t.span is not None else Span(path, 1, 1)
+
+
+def _fixed_threads(requires: Sequence[core.Formula]) -> int | None:
+    """`requires blockDim.x == K;` with K a literal fixes the thread count."""
+    for f in requires:
+        t = f.term
+        if isinstance(t, Binary) and t.op is BinOp.EQ:
+            for a, b in ((t.left, t.right), (t.right, t.left)):
+                if isinstance(a, ThreadCount) and isinstance(b, IntLit):
+                    return b.value
+    return None
+
+
+def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
+    lw = _Lowerer(path)
+    with lw.scope():
+        assigned = _assigned_c_names(k.body)
+        params: list[str] = []
+        for p in k.params:
+            if p.dims > 0:
+                kind, role = core.VarKind.SHARED, core.VarRole.ARRAY_PARAM
+            elif p.name in assigned:
+                kind, role = core.VarKind.LOCAL, core.VarRole.SCALAR_PARAM
+            else:
+                kind, role = core.VarKind.SHARED, core.VarRole.SCALAR_PARAM
+            params.append(lw.declare(p.name, kind, p.dims, role, p.type, p.span))
+        requires = tuple(lw.formula(c) for c in k.requires)
+        with lw.scope():
+            body = lw.stmts(k.body.stmts)
+            # `ensures` sees the parameters and the body's outermost declarations (final values).
+            ensures = tuple(lw.formula(c) for c in k.ensures)
+    decls = tuple(lw.info[n].decl for n in lw.order)
+    return core.Kernel(
+        name=k.name,
+        params=tuple(params),
+        decls=decls,
+        requires=requires,
+        ensures=ensures,
+        body=body,
+        fixed_threads=_fixed_threads(requires),
+        span=k.span,
+    )
+
+
+def _assigned_c_names(s: syntax.Stmt) -> set[str]:
+    """C names on the left of an assignment anywhere in `s` (before scoping)."""
+    if isinstance(s, syntax.AssignStmt | syntax.IncDec):
+        return {s.target.name}
+    if isinstance(s, syntax.Block):
+        return set().union(*(_assigned_c_names(x) for x in s.stmts)) if s.stmts else set()
+    if isinstance(s, syntax.IfStmt):
+        out = _assigned_c_names(s.then)
+        return out | _assigned_c_names(s.orelse) if s.orelse is not None else out
+    if isinstance(s, syntax.WhileStmt):
+        return _assigned_c_names(s.body)
+    if isinstance(s, syntax.ForStmt):
+        parts = [x for x in (s.init, s.step, s.body) if x is not None]
+        return set().union(*(_assigned_c_names(x) for x in parts))
+    return set()
+
+
+def lower_file(spec: syntax.SpecFile) -> tuple[core.Kernel, ...]:
+    return tuple(lower_kernel(k, spec.path) for k in spec.kernels)

@@ -1,0 +1,126 @@
+"""Per-parse state shared by the grammar's parse actions, and small token helpers.
+
+The grammar is built once at import; parse actions find the file being parsed (path,
+line table, `#define`s seen so far) through `ctx()`. `parsing(...)` installs a context
+for the duration of one parse (thread-local, so parses in different threads do not mix).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pyparsing as pp
+
+from ..errors import Span, SpecError
+from ..terms import Term
+from .preprocess import LineMap
+
+pp.ParserElement.set_default_whitespace_chars(" \t\r\n\f\v")
+
+KEYWORDS = frozenset(
+    """
+    int unsigned signed bool size_t const void float double char long short half
+    if else while for do return break continue goto switch case default
+    struct union enum typedef sizeof static extern volatile register inline auto
+    __shared__ __global__ __device__ __host__ __constant__ __restrict__ restrict __syncthreads
+    threadIdx blockDim blockIdx gridDim warpSize true false template class namespace using
+    """.split()
+)
+
+IDENT_RE = r"[A-Za-z_][A-Za-z_0-9]*"
+_KW_ALT = "|".join(sorted(KEYWORDS, key=len, reverse=True))
+IDENT_NOT_KW_RE = rf"(?!(?:{_KW_ALT})(?![A-Za-z_0-9])){IDENT_RE}"
+
+
+@dataclass
+class ParseContext:
+    path: str
+    lines: LineMap
+    base: int = 0  # offset of the parsed string inside the file (for `#define` values)
+    defines: dict[str, tuple[int, Term]] = field(default_factory=dict)  # name -> (offset, value)
+    furthest: int = 0  # furthest offset any expression/statement was tried at
+
+    def span(self, loc: int) -> Span:
+        line, col = self.lines.linecol(self.base + loc)
+        return Span(self.path, line, col)
+
+    def define_at(self, name: str, loc: int) -> Term | None:
+        """The value of `name` if a `#define` of it precedes offset `loc`."""
+        entry = self.defines.get(name)
+        if entry is None or entry[0] >= self.base + loc:
+            return None
+        return entry[1]
+
+    def use_define(self, name: str, loc: int) -> Term | None:
+        value = self.define_at(name, loc)
+        if value is None:
+            return None
+        return replace(value, span=self.span(loc))
+
+
+_LOCAL = threading.local()
+
+
+def ctx() -> ParseContext:
+    current: ParseContext | None = getattr(_LOCAL, "ctx", None)
+    if current is None:  # pragma: no cover - grammar used outside parse_*()
+        raise RuntimeError("hoaregpu.parser grammar used outside a parse")
+    return current
+
+
+@contextmanager
+def parsing(context: ParseContext) -> Iterator[ParseContext]:
+    saved = getattr(_LOCAL, "ctx", None)
+    _LOCAL.ctx = context
+    try:
+        yield context
+    finally:
+        _LOCAL.ctx = saved
+
+
+def error(message: str, loc: int, hint: str | None = None) -> SpecError:
+    return SpecError(message, ctx().span(loc), hint)
+
+
+# ---------------------------------------------------------------- token helpers
+
+
+def kw(word: str) -> pp.ParserElement:
+    """A keyword (not followed by an identifier character), suppressed from the results."""
+    return pp.Regex(rf"{word}(?![A-Za-z_0-9])").set_name(f"'{word}'").suppress()
+
+
+def punct(text: str, name: str | None = None) -> pp.ParserElement:
+    return pp.Literal(text).set_name(name or f"'{text}'").suppress()
+
+
+def token(regex: str, name: str) -> pp.ParserElement:
+    """A token that yields `(text, loc)`, so actions can point at operators."""
+    return pp.Regex(regex).set_name(name).set_parse_action(_with_loc)
+
+
+def _with_loc(s: str, loc: int, toks: pp.ParseResults) -> tuple[str, int]:
+    return (str(toks[0]), loc)
+
+
+def fail(make: Any) -> Any:
+    """A parse action that raises the SpecError `make(text, loc)` returns."""
+
+    def action(s: str, loc: int, toks: pp.ParseResults) -> None:
+        raise make(str(toks[0]) if len(toks) else "", loc)
+
+    return action
+
+
+def track(s: str, loc: int, toks: pp.ParseResults) -> None:
+    c = ctx()
+    if loc > c.furthest:
+        c.furthest = loc
+
+
+def tracker() -> pp.ParserElement:
+    return pp.Empty().set_parse_action(track)

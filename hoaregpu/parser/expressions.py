@@ -1,0 +1,388 @@
+"""Expression and formula grammars: explicit precedence levels, each `operand (op - operand)*`.
+
+`build(formula=False)` is the program-expression grammar, `build(formula=True)` the
+annotation-formula grammar (adds `==>`, `<==>`, quantifiers, `@`, `\\old`, `\\all`,
+`\\none`, chained comparisons). Formula-only syntax in program code, and unsupported C
+(calls, casts, `*p`, `&x`, `x++` inside an expression, bitwise operators, ...) are
+recognised and raise a SpecError/UnsupportedError pointing at the offending token.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyparsing as pp
+
+from ..errors import SpecError, UnsupportedError
+from ..terms import (
+    At,
+    Binary,
+    BinOp,
+    Conditional,
+    IntLit,
+    Old,
+    Quant,
+    QuantKind,
+    Term,
+    ThreadCount,
+    ThreadId,
+    ThreadPred,
+    ThreadPredKind,
+    Unary,
+    UnOp,
+    Var,
+)
+from .context import IDENT_NOT_KW_RE, IDENT_RE, ctx, error, fail, punct, token, tracker
+
+Toks = pp.ParseResults
+
+ANNOT_ONLY = "is only allowed in annotations (/*@ ... */ or //@ comments)"
+SUPPORTED_OPS = "supported operators: + - * / % << >> < <= > >= == != && || ! ?:"
+
+# ---------------------------------------------------------------- primaries
+
+
+def _number(s: str, loc: int, toks: Toks) -> Term:
+    text = str(toks[0])
+    low = text.lower()
+    if "." in text or (not low.startswith("0x") and ("e" in low or "f" in low)):
+        raise UnsupportedError(
+            f"floating-point literal '{text}'", ctx().span(loc), "only integer arithmetic is supported"
+        )
+    digits = low.rstrip("u") if low.count("u") <= 1 else low
+    if "l" in low:
+        raise UnsupportedError(
+            f"long integer literal '{text}'", ctx().span(loc), "write the literal without the 'l'/'L' suffix"
+        )
+    if len(digits) > 1000:
+        raise error("integer literal too long", loc)
+    try:
+        if digits.startswith("0x"):
+            value = int(digits[2:], 16)
+        elif digits.startswith("0") and len(digits) > 1:
+            value = int(digits[1:], 8)
+        else:
+            value = int(digits, 10)
+    except ValueError:
+        raise error(f"invalid integer literal '{text}'", loc) from None
+    return IntLit(value, ctx().span(loc))
+
+
+def _bool(s: str, loc: int, toks: Toks) -> Term:
+    return IntLit(1 if str(toks[0]) == "true" else 0, ctx().span(loc))
+
+
+def _builtin_var(s: str, loc: int, toks: Toks) -> Term:
+    base, member = str(toks["base"]), toks.get("member")
+    span = ctx().span(loc)
+    hint = "one block, one dimension: use threadIdx.x (tid) and blockDim.x (ntid)"
+    if base in ("blockIdx", "gridDim", "warpSize"):
+        raise UnsupportedError(f"'{base}'", span, hint)
+    if member is None:
+        raise error(f"expected '.x' after '{base}'", loc)
+    if member in ("y", "z"):
+        raise UnsupportedError(f"'{base}.{member}'", span, hint)
+    if member != "x":
+        raise error(f"'{base}' has no member '{member}' (use '{base}.x')", loc)
+    return ThreadId(span) if base == "threadIdx" else ThreadCount(span)
+
+
+def _ident(s: str, loc: int, toks: Toks) -> Term:
+    name = str(toks[0])
+    c = ctx()
+    value = c.use_define(name, loc)
+    if value is not None:
+        return value
+    if name == "tid":
+        return ThreadId(c.span(loc))
+    if name == "ntid":
+        return ThreadCount(c.span(loc))
+    return Var(name, (), c.span(loc))
+
+
+def _call(text: str, loc: int) -> SpecError:
+    name = text.rstrip("( \t\r\n")
+    if name == "__syncthreads":
+        return error("'__syncthreads()' must stand alone as a statement: '__syncthreads();'", loc)
+    return UnsupportedError(
+        f"call to '{name}'",
+        ctx().span(loc),
+        "the only call supported is the statement '__syncthreads();'",
+    )
+
+
+def _unsupported(what: str, hint: str | None = None) -> Any:
+    return fail(lambda text, loc: UnsupportedError(what.format(text.strip()), ctx().span(loc), hint))
+
+
+def _backslash_in_code(text: str, loc: int) -> SpecError:
+    return error(f"'{text}' {ANNOT_ONLY}", loc)
+
+
+# ---------------------------------------------------------------- builders
+
+
+def _fold_left(s: str, loc: int, toks: Toks) -> Term:
+    items = list(toks)
+    left: Term = items[0]
+    for i in range(1, len(items), 2):
+        op, _ = items[i]
+        left = Binary(BinOp(op), left, items[i + 1], left.span)
+    return left
+
+
+def _chain(formula: bool) -> Any:
+    def action(s: str, loc: int, toks: Toks) -> Term:
+        items = list(toks)
+        if len(items) <= 3:
+            return _fold_left(s, loc, toks)
+        op2, op2_loc = items[3]
+        if not formula:
+            raise error(
+                "chained comparisons are only allowed in annotations",
+                op2_loc,
+                "in code, 'a < b < c' compares the 0/1 result of 'a < b' with c; write 'a < b && b < c'",
+            )
+        ops = [items[i][0] for i in range(1, len(items), 2)]
+        if "!=" in ops:
+            raise error("'!=' cannot be chained; write the comparisons joined with '&&'", op2_loc)
+        if any(o in ("<", "<=") for o in ops) and any(o in (">", ">=") for o in ops):
+            raise error("a chain of comparisons must go one way (all '<'/'<=' or all '>'/'>=')", op2_loc)
+        out: Term | None = None
+        for i in range(1, len(items), 2):
+            left: Term = items[i - 1]
+            cmp = Binary(BinOp(items[i][0]), left, items[i + 1], left.span)
+            out = cmp if out is None else Binary(BinOp.AND, out, cmp, out.span)
+        assert out is not None
+        return out
+
+    return action
+
+
+def _fold_right(s: str, loc: int, toks: Toks) -> Term:
+    items = list(toks)
+    right: Term = items[-1]
+    for i in range(len(items) - 2, 0, -2):
+        op, _ = items[i]
+        left: Term = items[i - 1]
+        right = Binary(BinOp(op), left, right, left.span)
+    return right
+
+
+def _unary(s: str, loc: int, toks: Toks) -> Term:
+    (op, op_loc), operand = toks[0], toks[1]
+    if op == "+":
+        return operand  # type: ignore[no-any-return]
+    return Unary(UnOp(op), operand, ctx().span(op_loc))
+
+
+def _conditional(s: str, loc: int, toks: Toks) -> Term:
+    if len(toks) == 1:
+        return toks[0]  # type: ignore[no-any-return]
+    cond: Term = toks[0]
+    return Conditional(cond, toks[1], toks[2], cond.span)
+
+
+def _indexed(s: str, loc: int, toks: Toks) -> Term:
+    base: Term = toks[0]
+    if len(toks) == 1:
+        return base
+    if not isinstance(base, Var) or base.indices:
+        raise error("only a variable can be indexed (write 'a[i]', '\\old(a[i])', 'a[i] @ t')", loc)
+    return Var(base.name, tuple(toks[1:]), base.span)
+
+
+def _at(s: str, loc: int, toks: Toks) -> Term:
+    term: Term = toks[0]
+    for thread in toks[1:]:
+        term = At(term, thread, term.span)
+    return term
+
+
+_QTYPES = {"int": 0, "integer": 0, "bool": 0, "unsigned": 1, "unsigned int": 1, "size_t": 1}
+
+
+def _quant(s: str, loc: int, toks: Toks) -> Term:
+    c = ctx()
+    kind = QuantKind.FORALL if toks[0] == "\\forall" else QuantKind.EXISTS
+    qtype = " ".join(str(toks[1]).split())
+    names: list[tuple[str, int]] = list(toks[2])
+    body: Term = toks[3]
+    seen: set[str] = set()
+    for name, name_loc in names:
+        if name in ("tid", "ntid"):
+            raise error(f"'{name}' is a built-in name and cannot be bound by a quantifier", name_loc)
+        if c.define_at(name, name_loc) is not None:
+            raise error(f"'{name}' is a #define'd constant and cannot be bound by a quantifier", name_loc)
+        if name in seen:
+            raise error(f"'{name}' is bound twice in the same quantifier", name_loc)
+        seen.add(name)
+    if _QTYPES[qtype]:  # unsigned / size_t: the bound variables are >= 0
+        guard: Term | None = None
+        for name, name_loc in names:
+            ge = Binary(BinOp.GE, Var(name, (), c.span(name_loc)), IntLit(0, c.span(name_loc)))
+            guard = ge if guard is None else Binary(BinOp.AND, guard, ge, guard.span)
+        assert guard is not None
+        op = BinOp.IMPLIES if kind is QuantKind.FORALL else BinOp.AND
+        body = Binary(op, guard, body, guard.span)
+    return Quant(kind, tuple(n for n, _ in names), body, c.span(loc))
+
+
+def _old(s: str, loc: int, toks: Toks) -> Term:
+    return Old(toks[1], ctx().span(loc))
+
+
+def _thread_pred(s: str, loc: int, toks: Toks) -> Term:
+    kind = ThreadPredKind.ALL if toks[0] == "\\all" else ThreadPredKind.NONE
+    return ThreadPred(kind, toks[1], ctx().span(loc))
+
+
+def _unknown_backslash(text: str, loc: int) -> SpecError:
+    if text == "\\result":
+        return UnsupportedError("'\\result'", ctx().span(loc), "kernels return nothing")
+    return error(
+        f"unknown built-in '{text}'",
+        loc,
+        "formulas may use \\forall, \\exists, \\old(e), \\all(e), \\none(e) and 'e @ t'",
+    )
+
+
+def _expect_paren(s: str, loc: int, toks: Toks) -> None:
+    raise error(f"expected '(' after '{toks[0]}'", loc + len(str(toks[0])))
+
+
+# ---------------------------------------------------------------- the grammar
+
+
+def _op(regex: str) -> pp.ParserElement:
+    return token(regex, "an operator")
+
+
+def build(formula: bool) -> pp.ParserElement:
+    """The top level of the expression (or formula) grammar, with its checks of what follows."""
+    top = pp.Forward().set_name("a formula" if formula else "an expression")
+    operand = pp.Forward().set_name("an expression")  # unary level
+
+    number = pp.Regex(r"[0-9][A-Za-z_0-9.]*|\.[0-9][A-Za-z_0-9.]*").set_parse_action(_number)
+    boolean = pp.Regex(r"(true|false)(?![A-Za-z_0-9])").set_parse_action(_bool)
+    builtin = pp.Regex(
+        rf"(?P<base>threadIdx|blockDim|blockIdx|gridDim|warpSize)(?![A-Za-z_0-9])"
+        rf"(?:[ \t]*\.[ \t]*(?P<member>{IDENT_RE}))?"
+    ).set_parse_action(_builtin_var)
+    call = pp.Regex(rf"(?:{IDENT_NOT_KW_RE}|__syncthreads)[ \t\r\n]*\(").set_parse_action(fail(_call))
+    ident = pp.Regex(IDENT_NOT_KW_RE).set_parse_action(_ident)
+    cast = pp.Regex(
+        r"\([ \t\r\n]*(?:const[ \t\r\n]+)?(?:unsigned|signed|int|bool|size_t|float|double|char|long"
+        r"|short|void|half)(?![A-Za-z_0-9])"
+    ).set_parse_action(_unsupported("cast", "integer types are all mathematical integers; drop the cast"))
+    sizeof = pp.Regex(r"sizeof(?![A-Za-z_0-9])").set_parse_action(_unsupported("'sizeof'"))
+    string = pp.Regex(r"\"|'").set_parse_action(
+        fail(
+            lambda t, loc: UnsupportedError(
+                "string literal" if t == '"' else "character literal", ctx().span(loc)
+            )
+        )
+    )
+    paren = punct("(") - top - punct(")", "')'")
+    alternatives: list[pp.ParserElement] = [number, boolean, builtin, cast, sizeof, call, ident]
+    if formula:
+        binder = pp.Regex(IDENT_NOT_KW_RE).set_name("a variable name").set_parse_action(
+            lambda s, loc, t: (str(t[0]), loc)
+        )
+        qtype = pp.Regex(
+            r"(?:unsigned(?:[ \t\r\n]+int)?|int|integer|bool|size_t)(?![A-Za-z_0-9])"
+        ).set_name("a type ('int')")
+        bad_qtype = pp.Regex(r"(?:float|double|char|long|short|real)(?![A-Za-z_0-9])").set_parse_action(
+            _unsupported("quantifier over '{}'", "bound variables are integers: '\\forall int j; ...'")
+        )
+        names = pp.Group(pp.DelimitedList(binder, ",", min=1))
+        quant = (
+            pp.Regex(r"\\(?:forall|exists)(?![A-Za-z_0-9])")
+            - (bad_qtype | qtype)
+            - names
+            - punct(";", "';' after the bound variables")
+            - top
+        ).set_parse_action(_quant)
+        old = (pp.Regex(r"\\old(?![A-Za-z_0-9])") - punct("(") - top - punct(")", "')'")).set_parse_action(
+            _old
+        )
+        pred = (
+            pp.Regex(r"\\(?:all|none)(?![A-Za-z_0-9])") - punct("(") - top - punct(")", "')'")
+        ).set_parse_action(_thread_pred)
+        unknown = pp.Regex(r"\\[A-Za-z_]*").set_parse_action(fail(_unknown_backslash))
+        alternatives += [quant, old, pred, unknown]
+    else:
+        alternatives.append(pp.Regex(r"\\[A-Za-z_]*").set_parse_action(fail(_backslash_in_code)))
+    alternatives += [string, paren]
+    primary = pp.MatchFirst(alternatives).set_name("an expression")
+
+    index = punct("[") - top - punct("]", "']'")
+    indexed = (tracker() + primary + pp.ZeroOrMore(index)).set_parse_action(_indexed)
+    member = pp.Regex(r"\.|->").set_parse_action(
+        _unsupported("member access '{}'", "structs are not supported")
+    )
+    incdec_in_expr = pp.Regex(r"\+\+|--").set_parse_action(
+        _unsupported("'{}' inside an expression", "use it as a statement of its own: 'x++;'")
+    )
+    if formula:
+        at = pp.Literal("@").suppress() - indexed.copy().set_name("a thread after '@'")
+        postfix = (indexed + pp.ZeroOrMore(at | member | incdec_in_expr)).set_parse_action(_at)
+    else:
+        at_in_code = pp.Literal("@").set_parse_action(fail(lambda t, loc: error(f"'@' {ANNOT_ONLY}", loc)))
+        postfix = indexed + pp.Optional(at_in_code | member | incdec_in_expr)
+
+    unop = token(r"-(?![-=>])|!(?!=)|\+(?![+=])", "an operator")
+    bad_unop = pp.Regex(r"\+\+|--|\*|&(?!&)|~").set_parse_action(
+        fail(
+            lambda t, loc: UnsupportedError(
+                {
+                    "*": "pointer dereference '*p'",
+                    "&": "address-of '&x'",
+                    "~": "bitwise operator '~'",
+                }.get(t, f"'{t}' inside an expression"),
+                ctx().span(loc),
+                "use 'a[i]' for memory" if t in "*&" else None,
+            )
+        )
+    )
+    operand <<= ((unop - operand).set_parse_action(_unary) | bad_unop | postfix).set_name("an expression")
+
+    def level(sub: pp.ParserElement, regex: str, action: Any = _fold_left) -> pp.ParserElement:
+        return (sub + pp.ZeroOrMore(_op(regex) - sub)).set_parse_action(action)
+
+    mul = level(operand, r"\*(?!=)|/(?!=)|%(?!=)")
+    add = level(mul, r"\+(?![+=])|-(?![-=>])")
+    shift = level(add, r"<<(?!=)|>>(?!=)")
+    rel = level(shift, r"<=(?!=)|>=|<(?![<=])|>(?![>=])", _chain(formula))
+    eq = level(rel, r"==(?![=>])|!=", _chain(formula))
+    conj = level(eq, r"&&")
+    disj = level(conj, r"\|\|")
+    cond = pp.Forward()
+    cond <<= (disj + pp.Optional(punct("?") - top - punct(":", "':'") - cond)).set_parse_action(_conditional)
+    bitwise = pp.Regex(r"&(?!&)|\|(?!\|)|\^(?!=)").set_parse_action(
+        _unsupported("bitwise operator '{}'", SUPPORTED_OPS)
+    )
+    assign = pp.Regex(r"(?:<<|>>|[-+*/%&|^])?=(?!=)").set_parse_action(
+        fail(
+            lambda t, loc: error("'=' is assignment; compare with '=='", loc)
+            if formula and t == "="
+            else UnsupportedError(
+                f"assignment '{t}' inside an expression",
+                ctx().span(loc),
+                "assignments are statements: 'x = e;'",
+            )
+        )
+    )
+    after = bitwise | assign
+    if formula:
+        impl = pp.Forward()
+        impl <<= cond + pp.Optional(_op(r"==>") - impl)
+        impl.set_parse_action(_fold_right)
+        iff = level(impl, r"<==>")
+        top <<= iff + pp.Optional(after)
+    else:
+        logic_op = pp.Regex(r"==>|<==>").set_parse_action(
+            fail(lambda t, loc: error(f"'{t}' {ANNOT_ONLY}", loc))
+        )
+        top <<= cond + pp.Optional(after | logic_op)
+    return top

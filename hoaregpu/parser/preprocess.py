@@ -1,0 +1,215 @@
+"""Preprocessing that keeps every line and column where it was.
+
+Ordinary comments become blanks (their newlines stay). An annotation comment
+(`/*@ ... */` or `//@ ...`) becomes an annotation region: its opening delimiter turns into
+`ANN_OPEN` followed by blanks and its end into `ANN_CLOSE`, so the grammar sees them as
+tokens. For `//@` the closing marker is inserted just before the newline, after every
+token of that line, so no column moves. Inside `/*@ ... */` a leading `@` on a
+continuation line and the `@` of `@*/` are blanked (ACSL style), and `//` starts a
+comment that runs to the end of the line.
+
+Preprocessor lines: `#include` is skipped, `#define NAME value` (object-like, an integer
+expression) is recorded and blanked, anything else is unsupported.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from ..errors import Span, SpecError, UnsupportedError
+
+ANN_OPEN = "\x01"
+ANN_CLOSE = "\x02"
+
+
+class LineMap:
+    """Offsets of a text to 1-based (line, column)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def linecol(self, offset: int) -> tuple[int, int]:
+        i = bisect_right(self.starts, offset) - 1
+        return i + 1, offset - self.starts[i] + 1
+
+
+@dataclass(frozen=True)
+class RawDefine:
+    """A `#define NAME value` line: the value's text and where it starts (offset in the text)."""
+
+    name: str
+    name_offset: int
+    value: str
+    value_offset: int
+
+
+@dataclass(frozen=True)
+class Preprocessed:
+    text: str  # same lines as the source; comments blanked, annotation markers in place
+    defines: tuple[RawDefine, ...]
+
+
+def _blank(chars: list[str], start: int, end: int) -> None:
+    for i in range(start, end):
+        if chars[i] != "\n":
+            chars[i] = " "
+
+
+def _strip_comments(src: str, path: str, lines: LineMap) -> str:
+    """Pass 1: comments out, annotation markers in (string and char literals left alone)."""
+    out: list[str] = []
+    i, n = 0, len(src)
+    while i < n:
+        c = src[i]
+        if c in (ANN_OPEN, ANN_CLOSE):
+            line, col = lines.linecol(i)
+            raise SpecError("unexpected control character in the source", Span(path, line, col))
+        if c == "/" and src.startswith("/*", i):
+            end = src.find("*/", i + 2)
+            if end < 0:
+                line, col = lines.linecol(i)
+                raise SpecError("unterminated comment: '/*' has no closing '*/'", Span(path, line, col))
+            if src.startswith("@", i + 2):
+                out.append(_annotation_block(src, i, end))
+            else:
+                out.append("".join("\n" if ch == "\n" else " " for ch in src[i : end + 2]))
+            i = end + 2
+        elif c == "/" and src.startswith("//", i):
+            end = src.find("\n", i)
+            end = n if end < 0 else end
+            if src.startswith("@", i + 2):
+                body = list(src[i + 3 : end])
+                inner = "".join(body)
+                cut = inner.find("//")
+                if cut >= 0:
+                    _blank(body, cut, len(body))
+                if body and body[-1] == "\r":
+                    body[-1] = " "
+                out.append(ANN_OPEN + "  " + "".join(body) + ANN_CLOSE)
+            else:
+                out.append(" " * (end - i))
+            i = end
+        elif c in "\"'":
+            j = i + 1
+            while j < n and src[j] != c and src[j] != "\n":
+                j += 2 if src[j] == "\\" else 1
+            j = min(j + 1, n)
+            out.append(src[i:j])
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _annotation_block(src: str, start: int, end: int) -> str:
+    """`/*@ ... */` from `start` (the '/') to `end` (the '*' of the closing '*/')."""
+    body = list(src[start + 3 : end])
+    # `@` before the closing `*/`
+    if body and body[-1] == "@":
+        body[-1] = " "
+    # leading `@` on continuation lines
+    at_line_start = False
+    k = 0
+    while k < len(body):
+        ch = body[k]
+        if ch == "\n":
+            at_line_start = True
+        elif at_line_start and ch == "@":
+            body[k] = " "
+            at_line_start = False
+        elif not ch.isspace():
+            at_line_start = False
+        # a `//` comment inside the annotation runs to the end of the line
+        if ch == "/" and k + 1 < len(body) and body[k + 1] == "/":
+            stop = k
+            while stop < len(body) and body[stop] != "\n":
+                stop += 1
+            _blank(body, k, stop)
+            k = stop
+            continue
+        k += 1
+    return ANN_OPEN + "  " + "".join(body) + " " + ANN_CLOSE
+
+
+_DEFINE = re.compile(r"define[ \t]+([A-Za-z_][A-Za-z_0-9]*)")
+
+
+def preprocess(src: str, path: str) -> Preprocessed:
+    """Comments and preprocessor lines out, positions kept (see the module docstring)."""
+    lines = LineMap(src)
+    text = _strip_comments(src, path, lines)
+    chars = list(text)
+    defines: list[RawDefine] = []
+    seen: dict[str, int] = {}
+    in_annot = False
+    offset = 0
+    for raw_line in text.split("\n"):
+        line_start = offset
+        offset += len(raw_line) + 1
+        stripped = raw_line.lstrip(" \t\f\v\r")
+        if stripped.startswith("#") and not in_annot:
+            hash_at = line_start + len(raw_line) - len(stripped)
+            _directive(stripped, hash_at, path, lines, defines, seen)
+            _blank(chars, line_start, line_start + len(raw_line))
+        for ch in raw_line:
+            if ch == ANN_OPEN:
+                in_annot = True
+            elif ch == ANN_CLOSE:
+                in_annot = False
+    return Preprocessed("".join(chars), tuple(defines))
+
+
+def _directive(
+    line: str,
+    hash_at: int,
+    path: str,
+    lines: LineMap,
+    defines: list[RawDefine],
+    seen: dict[str, int],
+) -> None:
+    def span(off: int) -> Span:
+        ln, col = lines.linecol(off)
+        return Span(path, ln, col)
+
+    body = line[1:].lstrip(" \t")
+    word_at = hash_at + len(line) - len(body)
+    if line.rstrip().endswith("\\"):
+        raise UnsupportedError(
+            "preprocessor line continued with '\\'", span(hash_at), "write the directive on one line"
+        )
+    if re.match(r"include\b", body):
+        return
+    m = _DEFINE.match(body)
+    if m is None:
+        word = re.match(r"[A-Za-z_]*", body)
+        name = word.group(0) if word and word.group(0) else body.strip()[:20]
+        raise UnsupportedError(
+            f"preprocessor directive '#{name}'",
+            span(hash_at),
+            "only '#include' (skipped) and '#define NAME value' with an integer value are supported",
+        )
+    name = m.group(1)
+    name_at = word_at + m.start(1)
+    rest = body[m.end() :]
+    if rest.startswith("("):
+        raise UnsupportedError(
+            f"function-like macro '{name}(...)'",
+            span(name_at),
+            "only '#define NAME value' with an integer value is supported",
+        )
+    value = rest.strip()
+    if not value:
+        raise UnsupportedError(
+            f"'#define {name}' without a value",
+            span(name_at),
+            "only '#define NAME value' with an integer value is supported",
+        )
+    if name in seen:
+        ln, _ = lines.linecol(seen[name])
+        raise SpecError(f"'{name}' is defined twice (first on line {ln})", span(name_at))
+    seen[name] = name_at
+    value_at = word_at + m.end() + (len(rest) - len(rest.lstrip()))
+    defines.append(RawDefine(name, name_at, value, value_at))

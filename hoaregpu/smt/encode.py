@@ -1,0 +1,319 @@
+"""Kernel terms and spec formulas as pySMT formulas (the paper's assertion language, §3.1).
+
+A shared variable of dimension n is an n-ary function symbol, a local one an (n+1)-ary
+function whose first argument is the thread (a scalar shared variable is a constant).
+`ntid` is the constant N. Program expressions are integers; conditions mean "non-zero".
+Masks (Definition 3.1) are conjunctions of fresh Boolean functions of the thread, never
+program variables. Every bound variable gets a fresh name (pySMT's substitution is not
+capture-avoiding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+from pysmt.typing import BOOL, INT, FunctionType, PySMTType
+
+from .. import core
+from ..errors import Span, SpecError
+from ..terms import (
+    At,
+    Binary,
+    BinOp,
+    Conditional,
+    IntLit,
+    Old,
+    Quant,
+    QuantKind,
+    Term,
+    ThreadCount,
+    ThreadId,
+    ThreadPred,
+    ThreadPredKind,
+    Unary,
+    UnOp,
+    Var,
+)
+
+
+@dataclass(frozen=True)
+class Mask:
+    """`m`: the conjunction of literals z(i) / !z(i) over fresh thread predicates z; () is T."""
+
+    literals: tuple[tuple[FNode, bool], ...] = ()
+
+    def conj(self, z: FNode, positive: bool) -> Mask:
+        """`m && z` (positive) or `m && !z` (H-IF, H-WHILE)."""
+        return Mask((*self.literals, (z, positive)))
+
+    @property
+    def is_all(self) -> bool:
+        return not self.literals
+
+
+class Encoder:
+    """Builds FNodes for one kernel in one pySMT environment."""
+
+    def __init__(self, kernel: core.Kernel, env: Environment, threads: int | None = None) -> None:
+        self.kernel = kernel
+        self.env = env
+        self.mgr = env.formula_manager
+        self._counter = 0
+        # A fixed thread count is a literal, so that `k % blockDim.x` stays linear.
+        self.ntid = self.mgr.Int(threads) if threads is not None else self.mgr.Symbol("ntid", INT)
+        self._base: dict[str, FNode] = {}
+        self._old: dict[str, FNode] = {}
+        self._versions: dict[FNode, str] = {}  # x' symbols made by H-ASSIGN / loop havoc
+        for d in kernel.decls:
+            self._base[d.name] = self.mgr.Symbol(d.name, self.var_type(d))
+            self._old[d.name] = self.mgr.Symbol(f"{d.name}.old", self.var_type(d))
+
+    # -- symbols -----------------------------------------------------------------
+
+    @staticmethod
+    def var_type(d: core.VarDecl) -> PySMTType:
+        arity = d.dim + (1 if d.kind is core.VarKind.LOCAL else 0)
+        return FunctionType(INT, [INT] * arity) if arity else INT
+
+    def symbol(self, name: str) -> FNode:
+        """The variable's symbol in the current state (WP renames it as it goes)."""
+        return self._base[name]
+
+    def old_symbol(self, name: str) -> FNode:
+        return self._old[name]
+
+    def old_to_initial(self) -> dict[FNode, FNode]:
+        """`\\old(x)` refers to the initial state, which the finished WP names by the base symbols."""
+        return {self._old[n]: self._base[n] for n in self._base}
+
+    def fresh(self, base: str, typ: PySMTType) -> FNode:
+        # `!` never occurs in program names (C names, `x.1` renamings, `x.old`), so no clash.
+        self._counter += 1
+        return self.mgr.Symbol(f"{base}!{self._counter}", typ)
+
+    def fresh_like(self, name: str) -> FNode:
+        """x' of H-ASSIGN: a fresh variable of x's arity."""
+        sym = self.fresh(name, self.var_type(self.kernel.decl(name)))
+        self._versions[sym] = name
+        return sym
+
+    def version_owner(self) -> dict[FNode, tuple[str, bool]]:
+        """Every symbol standing for a program variable: (variable, is it the initial state)."""
+        owner = {sym: (name, True) for name, sym in self._base.items()}
+        owner.update({sym: (name, False) for sym, name in self._versions.items()})
+        return owner
+
+    def fresh_thread_pred(self, hint: str = "z") -> FNode:
+        """z of H-IF / H-WHILE, as a Boolean function of the thread."""
+        return self.fresh(hint, FunctionType(BOOL, [INT]))
+
+    def apply(self, f: FNode, args: list[FNode]) -> FNode:
+        return self.mgr.Function(f, args) if args else f
+
+    # -- threads and masks (Definition 3.5) ----------------------------------------
+
+    def in_range(self, i: FNode) -> FNode:
+        m = self.mgr
+        return m.And(m.LE(m.Int(0), i), m.LT(i, self.ntid))
+
+    def mask_at(self, mask: Mask, i: FNode) -> FNode:
+        """`i ∈ m`."""
+        m = self.mgr
+        lits = [m.Function(z, [i]) if pos else m.Not(m.Function(z, [i])) for z, pos in mask.literals]
+        return m.And(lits) if lits else m.TRUE()
+
+    def active(self, mask: Mask, i: FNode) -> FNode:
+        """`0 <= i < N && i ∈ m`."""
+        return self.mgr.And(self.in_range(i), self.mask_at(mask, i))
+
+    def all_active(self, mask: Mask) -> FNode:
+        """all(m)."""
+        i = self.fresh("i", INT)
+        return self.mgr.ForAll([i], self.mgr.Implies(self.in_range(i), self.mask_at(mask, i)))
+
+    def none_active(self, mask: Mask, cond: Term | None = None) -> FNode:
+        """none(m) or none(m && cond)."""
+        i = self.fresh("i", INT)
+        m = self.mgr
+        body = self.mask_at(mask, i)
+        if cond is not None:
+            body = m.And(body, self.cond_at(cond, i))
+        return m.ForAll([i], m.Implies(self.in_range(i), m.Not(body)))
+
+    def define_thread_pred(self, z: FNode, cond: Term) -> FNode:
+        """`e = z` of H-IF / H-WHILE: ∀i ∈ T. z(i) ⟺ e@i ≠ 0."""
+        i = self.fresh("i", INT)
+        m = self.mgr
+        return m.ForAll([i], m.Implies(self.in_range(i), m.Iff(m.Function(z, [i]), self.cond_at(cond, i))))
+
+    # -- program expressions at a thread (Definition 3.3) ---------------------------
+
+    def at(self, e: Term, thread: FNode) -> FNode:
+        """e@t as an integer term."""
+        return self._int(self._value(e, thread, {}, old=False))
+
+    def cond_at(self, e: Term, thread: FNode) -> FNode:
+        """e@t ≠ 0."""
+        return self._bool(self._value(e, thread, {}, old=False))
+
+    # -- spec formulas -------------------------------------------------------------
+
+    def is_per_thread(self, t: Term, bound: frozenset[str] = frozenset()) -> bool:
+        """Mentions a local variable or tid outside `@` (spec language §3, thread reading)."""
+        if isinstance(t, ThreadId):
+            return True
+        if isinstance(t, Var):
+            if t.name not in bound and self.kernel.decl(t.name).kind is core.VarKind.LOCAL:
+                return True
+            return any(self.is_per_thread(i, bound) for i in t.indices)
+        if isinstance(t, At):
+            return self.is_per_thread(t.thread, bound)
+        if isinstance(t, Quant):
+            return self.is_per_thread(t.body, bound | frozenset(t.names))
+        if isinstance(t, ThreadPred):
+            return False
+        if isinstance(t, Old):
+            return self.is_per_thread(t.term, bound)
+        from ..terms import children
+
+        return any(self.is_per_thread(c, bound) for c in children(t))
+
+    def formula(self, f: Term, mask: Mask) -> FNode:
+        """A clause read at the threads of `mask`: ∀t ∈ m. φ[t/tid] when per-thread, else φ."""
+        if not self.is_per_thread(f):
+            return self._bool(self._value(f, None, {}, old=False))
+        t = self.fresh("tid", INT)
+        body = self._bool(self._value(f, t, {}, old=False))
+        return self.mgr.ForAll([t], self.mgr.Implies(self.active(mask, t), body))
+
+    # -- the translation ---------------------------------------------------------
+
+    def _int(self, v: FNode) -> FNode:
+        if v.get_type() is BOOL:
+            return self.mgr.Ite(v, self.mgr.Int(1), self.mgr.Int(0))
+        return v
+
+    def _bool(self, v: FNode) -> FNode:
+        if v.get_type() is INT:
+            return self.mgr.Not(self.mgr.Equals(v, self.mgr.Int(0)))
+        return v
+
+    def _value(self, t: Term, thread: FNode | None, bound: Mapping[str, FNode], old: bool) -> FNode:
+        m = self.mgr
+        if isinstance(t, IntLit):
+            return m.Int(t.value)
+        if isinstance(t, ThreadId):
+            return self._need_thread(thread, t.span, "threadIdx.x")
+        if isinstance(t, ThreadCount):
+            return self.ntid
+        if isinstance(t, Var):
+            if t.name in bound and not t.indices:
+                return bound[t.name]
+            d = self.kernel.decl(t.name)
+            sym = self._old[t.name] if old else self._base[t.name]
+            args = [self._int(self._value(i, thread, bound, old)) for i in t.indices]
+            if d.kind is core.VarKind.LOCAL:
+                args = [self._need_thread(thread, t.span, d.display_name), *args]
+            return self.apply(sym, args)
+        if isinstance(t, Binary):
+            return self._binary(t, thread, bound, old)
+        if isinstance(t, Unary):
+            v = self._value(t.operand, thread, bound, old)
+            if t.op is UnOp.NOT:
+                return m.Not(self._bool(v))
+            return m.Minus(m.Int(0), self._int(v))
+        if isinstance(t, Conditional):
+            c = self._bool(self._value(t.cond, thread, bound, old))
+            a = self._value(t.then, thread, bound, old)
+            b = self._value(t.orelse, thread, bound, old)
+            if a.get_type() is BOOL and b.get_type() is BOOL:
+                return m.Ite(c, a, b)
+            return m.Ite(c, self._int(a), self._int(b))
+        if isinstance(t, Quant):
+            fresh = {n: self.fresh(n, INT) for n in t.names}
+            body = self._bool(self._value(t.body, thread, {**bound, **fresh}, old))
+            q = m.ForAll if t.kind is QuantKind.FORALL else m.Exists
+            return q(list(fresh.values()), body)
+        if isinstance(t, At):
+            where = self._int(self._value(t.thread, thread, bound, old))
+            return self._value(t.term, where, bound, old)
+        if isinstance(t, Old):
+            return self._value(t.term, thread, bound, old=True)
+        if isinstance(t, ThreadPred):
+            i = self.fresh("i", INT)
+            holds = self._bool(self._value(t.term, i, bound, old))
+            body = holds if t.kind is ThreadPredKind.ALL else m.Not(holds)
+            return m.ForAll([i], m.Implies(self.in_range(i), body))
+        raise AssertionError(f"unexpected term {t!r}")
+
+    def _need_thread(self, thread: FNode | None, span: Span | None, what: str) -> FNode:
+        if thread is None:
+            where = span or self.kernel.span or Span("<kernel>", 1, 1)
+            raise SpecError(f"'{what}' needs a thread here; write it as '{what} @ t'", where)
+        return thread
+
+    def _binary(self, t: Binary, thread: FNode | None, bound: Mapping[str, FNode], old: bool) -> FNode:
+        m = self.mgr
+        op = t.op
+        if op.is_logical:
+            a = self._bool(self._value(t.left, thread, bound, old))
+            b = self._bool(self._value(t.right, thread, bound, old))
+            if op is BinOp.AND:
+                return m.And(a, b)
+            if op is BinOp.OR:
+                return m.Or(a, b)
+            if op is BinOp.IMPLIES:
+                return m.Implies(a, b)
+            return m.Iff(a, b)
+        if op in (BinOp.SHL, BinOp.SHR):
+            amount = _constant_shift(t)
+            x = self._int(self._value(t.left, thread, bound, old))
+            factor = m.Int(2**amount)
+            # `>>` of a negative value is an arithmetic shift: floor division, as SMT's div.
+            return m.Times(x, factor) if op is BinOp.SHL else m.Div(x, factor)
+        a = self._int(self._value(t.left, thread, bound, old))
+        b = self._int(self._value(t.right, thread, bound, old))
+        if op is BinOp.ADD:
+            return m.Plus(a, b)
+        if op is BinOp.SUB:
+            return m.Minus(a, b)
+        if op is BinOp.MUL:
+            return m.Times(a, b)
+        if op is BinOp.DIV:
+            return self.c_div(a, b)
+        if op is BinOp.MOD:
+            return m.Minus(a, m.Times(b, self.c_div(a, b)))
+        if op is BinOp.LT:
+            return m.LT(a, b)
+        if op is BinOp.LE:
+            return m.LE(a, b)
+        if op is BinOp.GT:
+            return m.GT(a, b)
+        if op is BinOp.GE:
+            return m.GE(a, b)
+        if op is BinOp.EQ:
+            return m.Equals(a, b)
+        if op is BinOp.NE:
+            return m.Not(m.Equals(a, b))
+        raise AssertionError(f"unexpected operator {op}")
+
+    def c_div(self, a: FNode, b: FNode) -> FNode:
+        """C division, truncating toward zero, from SMT-LIB's div (which truncates like C when a >= 0)."""
+        m = self.mgr
+        zero = m.Int(0)
+        return m.Ite(m.GE(a, zero), m.Div(a, b), m.Minus(zero, m.Div(m.Minus(zero, a), b)))
+
+
+def _constant_shift(t: Binary) -> int:
+    amount = t.right
+    if isinstance(amount, IntLit) and amount.value >= 0:
+        return amount.value
+    where = t.span or Span("<kernel>", 1, 1)
+    raise SpecError(
+        f"the shift amount of '{t.op.value}' must be a non-negative integer constant",
+        where,
+        hint="shifts are multiplication/division by a power of two; use '*' or '/' for a variable amount",
+    )

@@ -1,0 +1,164 @@
+"""The in-process pySMT backends, z3 and cvc5. `solve` runs only inside a worker process:
+it parses the script into a fresh pySMT environment, so no formula object is shared
+with the parent (pickled/shared formulas gave cvc5 wrong answers)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from hoaregpu.smt import read_script
+from hoaregpu.solvers.options import SolverOptions
+from hoaregpu.solvers.outcome import Outcome, Value
+from hoaregpu.solvers.registry import Answer, Backend, memory_message, unknown_answer
+
+
+def cvc5_options(options: SolverOptions) -> dict[str, str]:
+    """cvc5's options for our quantified VCs.
+
+    `enum-inst` (enumerative instantiation): with default options cvc5 answered unknown
+    on the vector-addition VCs; with it, it proves them. `mbqi` (model-based quantifier
+    instantiation) is what lets cvc5 find counterexamples: on the loop-invariant VC of a
+    vector addition with a planted bug, cvc5 answered sat in 0.3-1.1 s with `mbqi` and
+    ran to the 5 s limit without it, while valid VCs stayed unsat in ~20 ms with both.
+    """
+    return {"tlimit-per": str(options.timeout_ms), "enum-inst": "true", "mbqi": "true"}
+
+
+def _memory_error(exc: BaseException) -> bool:
+    text = f"{type(exc).__name__} {exc}".lower()
+    return isinstance(exc, MemoryError) or "memory" in text or "bad_alloc" in text
+
+
+class Z3Backend(Backend):
+    name = "z3"
+
+    def version(self) -> str | None:
+        import z3
+
+        return str(z3.get_version_string())
+
+    def unavailable(self) -> str | None:
+        try:
+            import pysmt.solvers.z3  # noqa: F401
+        except Exception as exc:
+            return f"z3 bindings not importable: {exc}"
+        return None
+
+    def solve(self, script: str, options: SolverOptions) -> Answer:
+        import z3
+        from pysmt import logics
+        from pysmt.environment import reset_env
+        from pysmt.exceptions import SolverReturnedUnknownResultError
+        from pysmt.solvers.z3 import Z3Solver
+
+        env = reset_env()
+        parsed = read_script(script)
+        z3.set_param("smt.random_seed", options.seed)
+        if options.memory_mb is not None:
+            # z3 stops cleanly ("max. memory exceeded") before RLIMIT_AS kills it.
+            z3.set_param("memory_max_size", max(1, options.memory_mb * 3 // 4))
+        # UFLIRA is not in Z3Solver's SolverFor list: we get z3.Solver(), the default
+        # combined solver with MBQI, which handles quantifiers best.
+        solver = Z3Solver(
+            env,
+            logics.UFLIRA,
+            random_seed=options.seed,
+            solver_options={"timeout": options.timeout_ms},
+        )
+        start = time.monotonic()
+        try:
+            solver.add_assertion(parsed.formula)
+            sat = solver.solve()
+        except SolverReturnedUnknownResultError:
+            return unknown_answer(str(solver.z3.reason_unknown()), time.monotonic() - start, options)
+        except Exception as exc:
+            if _memory_error(exc):
+                return Answer(Outcome.ERROR, message=memory_message(options))
+            raise
+        if not sat:
+            return Answer(Outcome.PROVED)
+        model = solver.z3.model()
+        values: list[Value] = []
+        for q in parsed.queries:
+            try:
+                values.append(_z3_value(model.eval(solver.converter.convert(q), model_completion=True)))
+            except Exception:
+                values.append(None)
+        return Answer(Outcome.REFUTED, tuple(values))
+
+
+def _z3_value(v: Any) -> Value:
+    import z3
+
+    if z3.is_int_value(v):
+        return int(v.as_long())
+    if z3.is_true(v):
+        return True
+    if z3.is_false(v):
+        return False
+    return None
+
+
+class Cvc5Backend(Backend):
+    name = "cvc5"
+
+    def version(self) -> str | None:
+        # From the package metadata: creating a cvc5.Solver here would touch the solver
+        # in the parent process, which must stay clean for forking.
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("cvc5")
+        except PackageNotFoundError:
+            return None
+
+    def unavailable(self) -> str | None:
+        try:
+            import pysmt.solvers.cvcfive  # noqa: F401
+        except Exception as exc:
+            return f"cvc5 bindings not importable: {exc}"
+        return None
+
+    def solve(self, script: str, options: SolverOptions) -> Answer:
+        from pysmt import logics
+        from pysmt.environment import reset_env
+        from pysmt.solvers.cvcfive import CVC5Solver
+
+        env = reset_env()
+        parsed = read_script(script)
+        # Built directly: pySMT's factory has no quantified logic it maps to cvc5.
+        solver = CVC5Solver(
+            env,
+            logics.AUFNIRA,
+            random_seed=options.seed,
+            solver_options=cvc5_options(options),
+        )
+        start = time.monotonic()
+        try:
+            solver.add_assertion(parsed.formula)
+            # Called directly rather than through solver.solve(), to keep the unknown reason.
+            result = solver.cvc5.checkSat()
+        except Exception as exc:
+            if _memory_error(exc):
+                return Answer(Outcome.ERROR, message=memory_message(options))
+            raise
+        if result.isUnknown():
+            return unknown_answer(str(result.getUnknownExplanation()), time.monotonic() - start, options)
+        if result.isUnsat():
+            return Answer(Outcome.PROVED)
+        values: list[Value] = []
+        for q in parsed.queries:
+            try:
+                values.append(_cvc5_value(solver.cvc5.getValue(solver.converter.convert(q))))
+            except Exception:
+                values.append(None)
+        return Answer(Outcome.REFUTED, tuple(values))
+
+
+def _cvc5_value(v: Any) -> Value:
+    if v.isIntegerValue():
+        return int(v.getIntegerValue())
+    if v.isBooleanValue():
+        return bool(v.getBooleanValue())
+    return None

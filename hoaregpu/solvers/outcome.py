@@ -1,0 +1,44 @@
+"""What one solver call says about one VC."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Outcome(Enum):
+    """The verdict on a VC. The script asserts the VC's negation: unsat is PROVED, sat is REFUTED."""
+
+    PROVED = "proved"
+    REFUTED = "refuted"
+    UNKNOWN = "unknown"
+    TIMEOUT = "timeout"
+    ERROR = "error"
+
+
+Value = int | bool | None
+
+
+@dataclass(frozen=True)
+class SolveTask:
+    """One SMT-LIB script (see `hoaregpu.smt.script_text`) for one backend, by name."""
+
+    script: str
+    solver: str
+
+
+@dataclass(frozen=True)
+class SolverResult:
+    """The answer to a `SolveTask`.
+
+    `values` are the script's get-value answers in query order, only when REFUTED
+    (None where the solver gave no usable value); `message` says why for UNKNOWN,
+    TIMEOUT and ERROR.
+    """
+
+    outcome: Outcome
+    solver: str
+    seconds: float
+    values: tuple[Value, ...] = ()
+    message: str = ""
+    version: str = ""

@@ -1,0 +1,1 @@
+"""Verification conditions: weakest preconditions over the quadruple rules of Fig. 2."""

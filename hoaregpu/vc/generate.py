@@ -1,0 +1,175 @@
+"""A kernel's VCs: the quadruple {requires} T ⇒ body {ensures}, split into obligations.
+
+Each VC is `hypotheses → obligation`, valid iff the obligation holds. The obligation's
+leading universal quantifiers (the failing thread, `\\forall int j`) are replaced by free
+constants, so that a solver's model names a concrete counterexample; validity quantifies
+free constants universally, so nothing changes logically. Each VC also lists the ground
+terms whose values make that counterexample readable (thread count, parameters, the
+array cells the obligation reads).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+from pysmt.typing import INT
+
+from .. import core
+from ..errors import Span
+from ..smt.encode import Encoder, Mask
+from .goals import GImp, GLeaf, Goal, Renamer, conj, split
+from .kinds import Origin, VcKind
+from .wp import WpContext, wp
+
+MAX_CELL_QUERIES = 12
+
+
+@dataclass(frozen=True)
+class Query:
+    """A term to evaluate in a counterexample, and how to show it."""
+
+    term: FNode
+    label: str  # "blockDim.x", "tid", "j", "n", or a variable name for a cell
+    state: str | None = None  # "initially" / "at the failure" for variables; None for witnesses
+    thread_arg: bool = False  # a local: the first argument is the thread
+    arg_queries: tuple[int, ...] = ()  # positions (in the VC's queries) of the cell's arguments
+
+
+@dataclass(frozen=True)
+class Vc:
+    kernel: str
+    origin: Origin
+    formula: FNode
+    queries: tuple[Query, ...]
+
+    @property
+    def kind(self) -> VcKind:
+        return self.origin.kind
+
+
+def entry_facts(enc: Encoder, kernel: core.Kernel) -> list[FNode]:
+    """What holds when the kernel starts: N >= 1, a fixed N, uniform and unsigned parameters."""
+    m = enc.mgr
+    facts = [m.GE(enc.ntid, m.Int(1))]
+    for name in kernel.params:
+        d = kernel.decl(name)
+        if d.dim:
+            continue
+        sym = enc.symbol(name)
+        if d.kind is core.VarKind.SHARED:
+            if d.nonnegative:
+                facts.append(m.GE(sym, m.Int(0)))
+            continue
+        # An assigned scalar parameter: every thread's copy starts with the same value.
+        t = enc.fresh("tid", INT)
+        start = enc.fresh(f"{name}.init", INT)
+        same = m.Equals(m.Function(sym, [t]), start)
+        facts.append(m.ForAll([t], m.Implies(enc.in_range(t), same)))
+        if d.nonnegative:
+            facts.append(m.GE(start, m.Int(0)))
+    return facts
+
+
+def kernel_goal(enc: Encoder, kernel: core.Kernel) -> Goal:
+    """{requires} T ⇒ body {ensures} as a goal: requires → wp(body, T, ensures)."""
+    span = kernel.span or Span("<kernel>", 1, 1)
+    top = Mask()
+    post = conj(
+        *(
+            GLeaf(enc.formula(f.term, top), Origin(VcKind.POSTCONDITION, f.span, "H-CONSEQ"))
+            for f in kernel.ensures
+        )
+    )
+    body = wp(kernel.body, top, post, WpContext(enc, span))
+    pre = [*entry_facts(enc, kernel), *(enc.formula(f.term, top) for f in kernel.requires)]
+    return GImp(enc.mgr.And(pre), body)
+
+
+def generate(kernel: core.Kernel, env: Environment, threads: int | None = None) -> list[Vc]:
+    if threads is None:
+        threads = kernel.fixed_threads
+    enc = Encoder(kernel, env, threads)
+    goal = kernel_goal(enc, kernel)
+    to_initial = Renamer(enc.old_to_initial(), env)
+    out = []
+    for hyps, leaf in split(goal):
+        obligation, witnesses = _strip_foralls(enc, to_initial.walk(leaf.formula))
+        hyp = to_initial.walk(enc.mgr.And(hyps))
+        formula = enc.mgr.Implies(hyp, obligation)
+        queries = _queries(enc, kernel, formula, obligation, witnesses)
+        out.append(Vc(kernel.name, leaf.origin, formula, queries))
+    return out
+
+
+def _strip_foralls(enc: Encoder, f: FNode) -> tuple[FNode, list[tuple[str, FNode]]]:
+    """∀x. φ in a positive position → φ[x0/x] with a fresh constant x0 (for readable models)."""
+    m = enc.mgr
+    witnesses: list[tuple[str, FNode]] = []
+
+    def go(g: FNode) -> FNode:
+        if g.is_forall():
+            subst = {}
+            for v in g.quantifier_vars():
+                label = v.symbol_name().split("!")[0]
+                c = enc.fresh(f"{label}.cex", v.symbol_type())
+                witnesses.append((label, c))
+                subst[v] = c
+            return go(g.arg(0).substitute(subst))
+        if g.is_implies():
+            return m.Implies(g.arg(0), go(g.arg(1)))
+        if g.is_and():
+            return m.And([go(a) for a in g.args()])
+        return g
+
+    return go(f), witnesses
+
+
+def _queries(
+    enc: Encoder, kernel: core.Kernel, formula: FNode, obligation: FNode, witnesses: list[tuple[str, FNode]]
+) -> tuple[Query, ...]:
+    queries: list[Query] = [Query(enc.ntid, "blockDim.x")]
+    queries += [Query(c, label) for label, c in witnesses]
+    for name in kernel.params:
+        d = kernel.decl(name)
+        if d.kind is core.VarKind.SHARED and d.dim == 0:
+            queries.append(Query(enc.symbol(name), d.display_name, "initially"))
+    position = {q.term: i for i, q in enumerate(queries)}
+    owner = enc.version_owner()
+    free = formula.get_free_variables()
+    cells = 0
+    for sub in _ground_cells(obligation, owner, free):
+        if cells >= MAX_CELL_QUERIES or sub in position:
+            continue
+        sym = sub.function_name() if sub.is_function_application() else sub
+        var, initial = owner[sym]
+        arg_pos = []
+        for a in sub.args() if sub.is_function_application() else ():
+            if a not in position:
+                position[a] = len(queries)
+                queries.append(Query(a, "", None))
+            arg_pos.append(position[a])
+        d = kernel.decl(var)
+        state = "initially" if initial else "at the failure"
+        position[sub] = len(queries)
+        queries.append(Query(sub, d.display_name, state, d.kind is core.VarKind.LOCAL, tuple(arg_pos)))
+        cells += 1
+    return tuple(queries)
+
+
+def _ground_cells(f: FNode, owner: dict[FNode, tuple[str, bool]], free: set[FNode]) -> list[FNode]:
+    """Program-variable reads in `f` whose arguments mention no bound variable, in order."""
+    seen: set[FNode] = set()
+    out: list[FNode] = []
+    stack = [f]
+    while stack:
+        g = stack.pop()
+        if g in seen:
+            continue
+        seen.add(g)
+        sym = g.function_name() if g.is_function_application() else (g if g.is_symbol() else None)
+        if sym is not None and sym in owner and g.get_free_variables() <= free:
+            out.append(g)
+        stack.extend(reversed(g.args()))
+    return out

@@ -1,0 +1,38 @@
+"""What a VC is for: its kind, the one message table, and its origin in the source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from ..errors import Span
+
+
+class VcKind(Enum):
+    POSTCONDITION = "postcondition"
+    LOOP_INVARIANT_ENTRY = "loop-invariant-entry"
+    LOOP_INVARIANT_PRESERVED = "loop-invariant-preserved"
+    BARRIER_DIVERGENCE = "barrier-divergence"
+    ASSERTION = "assertion"
+
+
+MESSAGES: dict[VcKind, str] = {
+    VcKind.POSTCONDITION: "postcondition might not hold",
+    VcKind.LOOP_INVARIANT_ENTRY: "loop invariant might not hold on entry",
+    VcKind.LOOP_INVARIANT_PRESERVED: "loop invariant might not be preserved",
+    VcKind.BARRIER_DIVERGENCE: "barrier might be reached by some but not all threads",
+    VcKind.ASSERTION: "assertion might not hold",
+}
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a VC comes from: its kind, the clause or statement, and the rule that made it."""
+
+    kind: VcKind
+    span: Span
+    rule: str
+
+    @property
+    def message(self) -> str:
+        return MESSAGES[self.kind]

@@ -1,0 +1,131 @@
+"""Weakest preconditions over the rules of Fig. 2, one function per rule.
+
+`wp(P, m, Q)` returns a goal φ with ⊢ {φ} m ⇒ P {Q}. Rules used (paper names):
+H-SKIP, H-SYNC in the strict form of §7 (barrier divergence is an obligation of its own),
+H-SEQ, H-ASSIGN (with x' fresh, `assign_update`), H-IF (z fresh, branches in sequence
+under m && z then m && !z: Q is threaded through both, never duplicated), H-WHILE (with
+H-CONSEQ at entry and exit), and H-CONSEQ for `assert`/`assume`.
+
+Loops: a VC for the body quantifies the variables the loop assigns afresh (they are
+renamed to new symbols) and keeps what is known of the others, which the loop does not
+change; this is H-WHILE with the invariant strengthened by those facts, as Boogie does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import core
+from ..errors import Span
+from ..smt.assign import assign_update
+from ..smt.encode import Encoder, Mask
+from .goals import GImp, GLeaf, Goal, conj, rename
+from .kinds import Origin, VcKind
+
+
+@dataclass
+class WpContext:
+    enc: Encoder
+    default_span: Span
+
+    def span(self, s: Span | None) -> Span:
+        return s if s is not None else self.default_span
+
+
+def wp(stmt: core.Stmt, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+    if isinstance(stmt, core.Skip):
+        return wp_skip(post)
+    if isinstance(stmt, core.Sync):
+        return wp_sync(stmt, mask, post, ctx)
+    if isinstance(stmt, core.Seq):
+        return wp_seq(stmt, mask, post, ctx)
+    if isinstance(stmt, core.Assign):
+        return wp_assign(stmt, mask, post, ctx)
+    if isinstance(stmt, core.If):
+        return wp_if(stmt, mask, post, ctx)
+    if isinstance(stmt, core.While):
+        return wp_while(stmt, mask, post, ctx)
+    if isinstance(stmt, core.Assert):
+        return wp_assert(stmt, mask, post, ctx)
+    if isinstance(stmt, core.Assume):
+        return wp_assume(stmt, mask, post, ctx)
+    raise AssertionError(f"unexpected statement {stmt!r}")
+
+
+def wp_skip(post: Goal) -> Goal:
+    """H-SKIP: {φ} m ⇒ skip {φ}."""
+    return post
+
+
+def wp_sync(stmt: core.Sync, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+    """H-SYNC, strict form (§7): {(all(m) ∨ none(m)) ∧ φ} m ⇒ sync {φ}.
+
+    With m = T the side condition all(T) holds by definition, so no obligation is made."""
+    if mask.is_all:
+        return post
+    enc = ctx.enc
+    uniform = enc.mgr.Or(enc.all_active(mask), enc.none_active(mask))
+    origin = Origin(VcKind.BARRIER_DIVERGENCE, ctx.span(stmt.span), "H-SYNC (strict, §7)")
+    return conj(GLeaf(uniform, origin), post)
+
+
+def wp_seq(stmt: core.Seq, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+    """H-SEQ: the postcondition of each statement is the precondition of the next."""
+    goal = post
+    for s in reversed(stmt.stmts):
+        goal = wp(s, mask, goal, ctx)
+    return goal
+
+
+def wp_assign(stmt: core.Assign, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+    """H-ASSIGN: {∀x'. assign(x', m, x, ē, e) → φ[x'/x]} m ⇒ x[ē] := e {φ}.
+
+    x' is a fresh symbol; validity quantifies it universally (a ∀ over a function symbol
+    is not something every solver front end accepts)."""
+    enc = ctx.enc
+    new = enc.fresh_like(stmt.target)
+    renamed = rename(post, {enc.symbol(stmt.target): new}, enc.env)
+    return GImp(assign_update(enc, new, mask, stmt.target, stmt.indices, stmt.value), renamed)
+
+
+def wp_if(stmt: core.If, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+    """H-IF: {φ ∧ e = z} m && z ⇒ P {ψ} and {ψ} m && !z ⇒ Q {χ} give {φ} m ⇒ if e then P else Q {χ}."""
+    enc = ctx.enc
+    z = enc.fresh_thread_pred("z")
+    after_else = wp(stmt.orelse, mask.conj(z, False), post, ctx)
+    after_then = wp(stmt.then, mask.conj(z, True), after_else, ctx)
+    return GImp(enc.define_thread_pred(z, stmt.cond), after_then)
+
+
+def wp_while(stmt: core.While, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+    """H-WHILE: {I ∧ e = z} m && z ⇒ P {I} gives {I} m ⇒ while e do P {I ∧ none(m && e)},
+    with H-CONSEQ: the precondition must imply I (entry), I ∧ none(m && e) the postcondition.
+
+    Each invariant clause is read at the loop's mask m and is its own obligation."""
+    enc = ctx.enc
+    clauses = [(inv, enc.formula(inv.term, mask)) for inv in stmt.invariants]
+    invariant = enc.mgr.And([f for _, f in clauses])
+
+    def obligations(kind: VcKind) -> Goal:
+        leaves = [GLeaf(f, Origin(kind, inv.span, "H-WHILE")) for inv, f in clauses]
+        return conj(*leaves) if leaves else conj()
+
+    z = enc.fresh_thread_pred("z")
+    preserved = wp(stmt.body, mask.conj(z, True), obligations(VcKind.LOOP_INVARIANT_PRESERVED), ctx)
+    body = GImp(invariant, GImp(enc.define_thread_pred(z, stmt.cond), preserved))
+    exit_ = GImp(invariant, GImp(enc.none_active(mask, stmt.cond), post))
+    havoc = {enc.symbol(x): enc.fresh_like(x) for x in sorted(core.assigned_vars(stmt.body))}
+    after_entry = rename(conj(body, exit_), havoc, enc.env)
+    return conj(obligations(VcKind.LOOP_INVARIANT_ENTRY), after_entry)
+
+
+def wp_assert(stmt: core.Assert, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+    """`assert φ` (H-CONSEQ): φ must hold at the active threads; then it is assumed."""
+    f = ctx.enc.formula(stmt.formula.term, mask)
+    origin = Origin(VcKind.ASSERTION, stmt.formula.span, "H-CONSEQ")
+    return conj(GLeaf(f, origin), GImp(f, post))
+
+
+def wp_assume(stmt: core.Assume, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+    """`assume φ` (H-CONSEQ with a stronger precondition): φ → Q."""
+    return GImp(ctx.enc.formula(stmt.formula.term, mask), post)

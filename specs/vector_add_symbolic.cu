@@ -1,0 +1,17 @@
+// expect: verified
+// Paper §3.3.1 vector addition for any thread count (the example of spec-language.md §1).
+// `k % blockDim.x` is nonlinear (two symbolic operands): a stress test for the solvers.
+/*@ requires n >= 0;
+    ensures \forall int j; 0 <= j < n ==> c[j] == a[j] + b[j];
+*/
+__global__ void vector_add_symbolic(int *a, int *b, int *c, int n) {
+    int k = threadIdx.x;
+    /*@ loop invariant k % blockDim.x == threadIdx.x && k >= threadIdx.x;
+        loop invariant \forall int j; 0 <= j < n && j % blockDim.x == threadIdx.x && j < k
+                           ==> c[j] == a[j] + b[j];
+    */
+    while (k < n) {
+        c[k] = a[k] + b[k];
+        k = k + blockDim.x;
+    }
+}

@@ -1,0 +1,12 @@
+// expect: verified
+// Shared-write conflicts for any thread count: every thread writes 2*tid to winner[0]
+// (some thread's value is stored), and every thread writes the same value to flag[0]
+// (a benign conflict: the value is known exactly).
+/*@ ensures \exists int t; 0 <= t < blockDim.x && winner[0] == 2 * t;
+    ensures 0 <= winner[0] && winner[0] < 2 * blockDim.x;
+    ensures flag[0] == 1;
+*/
+__global__ void write_conflict_symbolic(int *winner, int *flag) {
+    winner[0] = 2 * threadIdx.x;
+    flag[0] = 1;
+}
