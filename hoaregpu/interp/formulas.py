@@ -272,9 +272,16 @@ class FormulaChecker:
         for v in names:
             low, high = lo[v], hi[v]
             if low is None or high is None:
+                sides = (
+                    "lower and upper" if low is None and high is None else "lower" if low is None else "upper"
+                )
                 low = wlo if low is None else low
                 high = whi if high is None else high
-                self._note(q, f"{v} in [{low}, {high}] (window: no bound in the guard)")
+                self._note(
+                    q,
+                    f"no {sides} bound for {v} in the guard; used the window of indices the state "
+                    f"mentions ± {MARGIN} (e.g. [{low}, {high}])",
+                )
             out.append(range(low, high + 1))
         total = 1
         for r in out:
@@ -288,7 +295,8 @@ class FormulaChecker:
     def _note(self, q: Quant, what: str) -> None:
         where = f"{q.span}: " if q.span else ""
         msg = f"{where}quantifier checked on a bounded domain: {what}"
-        if msg not in self.notes:
+        stem = msg.split(" (e.g.")[0]
+        if not any(n.split(" (e.g.")[0] == stem for n in self.notes):
             self.notes.append(msg)
 
     def _quant(self, q: Quant, thread: int | None, bound: dict[str, int], st: State) -> int:

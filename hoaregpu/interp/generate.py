@@ -54,10 +54,13 @@ def sample_state(kernel: Kernel, threads: int, rng: random.Random, scale: int = 
     scalars: list[int] = []
     for p in kernel.params:
         d = kernel.decl(p)
-        if d.kind is VarKind.LOCAL and d.dim == 0:
+        if d.dim == 0:
             v = _scalar(rng, threads, d.nonnegative)
             scalars.append(v)
-            state.scalars[p] = [v] * threads
+            if d.kind is VarKind.LOCAL:
+                state.scalars[p] = [v] * threads
+            else:  # a uniform scalar parameter encoded as a shared constant
+                state.shared[p] = Array({(): v})
     hint = max([threads, *scalars])
     for p in kernel.params:
         d = kernel.decl(p)

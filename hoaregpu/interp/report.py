@@ -14,6 +14,8 @@ MAX_CELLS = 24
 
 def _array_text(arr: Array) -> str:
     keys = sorted(arr.cells)
+    if keys == [()]:
+        return str(arr.cells[()])
     if not keys:
         return f"{{* = {arr.default}}}"
     if all(len(k) == 1 for k in keys) and keys == [(i,) for i in range(keys[0][0], keys[0][0] + len(keys))]:

@@ -15,7 +15,9 @@ Input format (JSON-able, used by `run_kernel` and reported back by `test_kernel`
      "t": {"0,1": 5},                 # n-D arrays: comma-separated index keys
      "u": [[1, 2], [3, 4]]}           # nested lists for n-D arrays (u[i][j])
 
-Names are the kernel's parameter names (a decl's `display_name` is accepted too).
+A scalar parameter that lowering made a uniform constant (a shared variable of
+dimension 0) is given as an int too. Names are the kernel's parameter names (a decl's
+`display_name` is accepted too).
 Missing parameters start as 0 / all-zero arrays. Unsigned parameters must be >= 0.
 Non-parameter variables start at 0 (a documented choice: C leaves them indeterminate).
 """
@@ -157,7 +159,12 @@ def initial_state(kernel: Kernel, threads: int, inputs: Mapping[str, Any] | None
     state = empty_state(kernel, threads)
     for name, value in (inputs or {}).items():
         d = _param_decl(kernel, name)
-        if d.kind is VarKind.SHARED:
+        if d.kind is VarKind.SHARED and d.dim == 0:  # a uniform scalar parameter
+            v = _as_int(value, name)
+            if d.nonnegative and v < 0:
+                raise InputError(f"{name} is unsigned but was given {v}")
+            state.shared[d.name] = Array({(): v})
+        elif d.kind is VarKind.SHARED:
             state.shared[d.name] = parse_array(value, d.dim, name)
         elif d.dim == 0:
             v = _as_int(value, name)
@@ -171,8 +178,13 @@ def initial_state(kernel: Kernel, threads: int, inputs: Mapping[str, Any] | None
 
 
 def array_to_json(arr: Array) -> Any:
-    """A list when the cells are exactly 0..n-1 of a 1-D array with default 0, else a dict."""
+    """An int for a scalar; a list when the cells are exactly 0..n-1 of a 1-D array with
+    default 0; else a dict."""
     keys = sorted(arr.cells)
+    if keys == [()]:
+        return arr.cells[()]
+    if not keys and arr.default != 0:
+        return {"*": arr.default}
     if (
         arr.default == 0
         and keys
@@ -191,7 +203,9 @@ def inputs_of(kernel: Kernel, state: State) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for p in kernel.params:
         d = kernel.decl(p)
-        if d.kind is VarKind.SHARED:
+        if d.kind is VarKind.SHARED and d.dim == 0:
+            out[d.display_name] = state.shared[p].get(())
+        elif d.kind is VarKind.SHARED:
             out[d.display_name] = array_to_json(state.shared[p])
         elif d.dim == 0:
             out[d.display_name] = state.scalars[p][0]
@@ -201,7 +215,10 @@ def inputs_of(kernel: Kernel, state: State) -> dict[str, Any]:
 
 
 def shared_to_json(kernel: Kernel, state: State) -> dict[str, Any]:
-    return {kernel.decl(k).display_name: array_to_json(v) for k, v in state.shared.items()}
+    return {
+        kernel.decl(k).display_name: v.get(()) if kernel.decl(k).dim == 0 else array_to_json(v)
+        for k, v in state.shared.items()
+    }
 
 
 def is_param(decl: VarDecl) -> bool:

@@ -71,6 +71,7 @@ def parse_expr(text: str, path: str = "<string>") -> Term:
 
 # ---------------------------------------------------------------- internals
 
+
 def _one(element: pp.ParserElement, text: str, c: ParseContext) -> Term:
     result = _parse(element, text, c)
     term: Term = result[0]
@@ -109,9 +110,7 @@ def _deep_recursion() -> Iterator[None]:
         sys.setrecursionlimit(old)
 
 
-def _guarded(
-    text: str, path: str, run: Callable[[ParseContext, str, tuple[Define, ...]], T]
-) -> T:
+def _guarded(text: str, path: str, run: Callable[[ParseContext, str, tuple[Define, ...]], T]) -> T:
     """Preprocess, install a context, run, and turn every failure into a SpecError."""
     register_source(path, text)
     c = ParseContext(path, LineMap(text))

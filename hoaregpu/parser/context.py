@@ -19,17 +19,17 @@ from ..errors import Span, SpecError
 from ..terms import Term
 from .preprocess import LineMap
 
-pp.ParserElement.set_default_whitespace_chars(" \t\r\n\f\v")
-
-KEYWORDS = frozenset(
-    """
-    int unsigned signed bool size_t const void float double char long short half
-    if else while for do return break continue goto switch case default
-    struct union enum typedef sizeof static extern volatile register inline auto
-    __shared__ __global__ __device__ __host__ __constant__ __restrict__ restrict __syncthreads
-    threadIdx blockDim blockIdx gridDim warpSize true false template class namespace using
-    """.split()
-)
+# fmt: off
+KEYWORDS = frozenset((
+    "int", "unsigned", "signed", "bool", "size_t", "const", "void", "float", "double", "char",
+    "long", "short", "half", "if", "else", "while", "for", "do", "return", "break", "continue",
+    "goto", "switch", "case", "default", "struct", "union", "enum", "typedef", "sizeof", "static",
+    "extern", "volatile", "register", "inline", "auto", "__shared__", "__global__", "__device__",
+    "__host__", "__constant__", "__restrict__", "restrict", "__syncthreads", "threadIdx",
+    "blockDim", "blockIdx", "gridDim", "warpSize", "true", "false", "template", "class",
+    "namespace", "using",
+))
+# fmt: on
 
 IDENT_RE = r"[A-Za-z_][A-Za-z_0-9]*"
 _KW_ALT = "|".join(sorted(KEYWORDS, key=len, reverse=True))

@@ -16,12 +16,15 @@ from ..errors import SpecError
 from .context import ParseContext
 from .preprocess import ANN_CLOSE, ANN_OPEN
 
+# fmt: off
 _OPERATORS = sorted(
-    """<==> ==> <<= >>= ++ -- += -= *= /= %= &= |= ^= << >> <= >= == != && || -> ( ) [ ] { } ; , ?
-    : + - * / % < > ! = & | ^ ~ @ . # \\""".split(),
+    ["<==>", "==>", "<<=", ">>=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<",
+     ">>", "<=", ">=", "==", "!=", "&&", "||", "->", "(", ")", "[", "]", "{", "}", ";", ",", "?",
+     ":", "+", "-", "*", "/", "%", "<", ">", "!", "=", "&", "|", "^", "~", "@", ".", "#", "\\"],
     key=len,
     reverse=True,
 )
+# fmt: on
 _WORD_END = re.compile(r"[A-Za-z_0-9]+$")
 _WORD_START = re.compile(r"\\?[A-Za-z_0-9]+")
 

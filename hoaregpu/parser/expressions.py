@@ -9,7 +9,7 @@ recognised and raise a SpecError/UnsupportedError pointing at the offending toke
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pyparsing as pp
 
@@ -73,7 +73,7 @@ def _bool(s: str, loc: int, toks: Toks) -> Term:
 
 
 def _builtin_var(s: str, loc: int, toks: Toks) -> Term:
-    base, member = str(toks["base"]), toks.get("member")
+    base, member = str(toks["base"]), cast(Any, toks).get("member")
     span = ctx().span(loc)
     hint = "one block, one dimension: use threadIdx.x (tid) and blockDim.x (ntid)"
     if base in ("blockIdx", "gridDim", "warpSize"):
@@ -136,7 +136,7 @@ def _chain(formula: bool) -> Any:
         items = list(toks)
         if len(items) <= 3:
             return _fold_left(s, loc, toks)
-        op2, op2_loc = items[3]
+        _, op2_loc = items[3]
         if not formula:
             raise error(
                 "chained comparisons are only allowed in annotations",
@@ -260,8 +260,10 @@ def _op(regex: str) -> pp.ParserElement:
 
 def build(formula: bool) -> pp.ParserElement:
     """The top level of the expression (or formula) grammar, with its checks of what follows."""
-    top = pp.Forward().set_name("a formula" if formula else "an expression")
-    operand = pp.Forward().set_name("an expression")  # unary level
+    top = pp.Forward()
+    top.set_name("a formula" if formula else "an expression")
+    operand = pp.Forward()  # the unary level
+    operand.set_name("an expression")
 
     number = pp.Regex(r"[0-9][A-Za-z_0-9.]*|\.[0-9][A-Za-z_0-9.]*").set_parse_action(_number)
     boolean = pp.Regex(r"(true|false)(?![A-Za-z_0-9])").set_parse_action(_bool)
@@ -286,12 +288,14 @@ def build(formula: bool) -> pp.ParserElement:
     paren = punct("(") - top - punct(")", "')'")
     alternatives: list[pp.ParserElement] = [number, boolean, builtin, cast, sizeof, call, ident]
     if formula:
-        binder = pp.Regex(IDENT_NOT_KW_RE).set_name("a variable name").set_parse_action(
-            lambda s, loc, t: (str(t[0]), loc)
+        binder = (
+            pp.Regex(IDENT_NOT_KW_RE)
+            .set_name("a variable name")
+            .set_parse_action(lambda s, loc, t: (str(t[0]), loc))
         )
-        qtype = pp.Regex(
-            r"(?:unsigned(?:[ \t\r\n]+int)?|int|integer|bool|size_t)(?![A-Za-z_0-9])"
-        ).set_name("a type ('int')")
+        qtype = pp.Regex(r"(?:unsigned(?:[ \t\r\n]+int)?|int|integer|bool|size_t)(?![A-Za-z_0-9])").set_name(
+            "a type ('int')"
+        )
         bad_qtype = pp.Regex(r"(?:float|double|char|long|short|real)(?![A-Za-z_0-9])").set_parse_action(
             _unsupported("quantifier over '{}'", "bound variables are integers: '\\forall int j; ...'")
         )
@@ -345,7 +349,9 @@ def build(formula: bool) -> pp.ParserElement:
             )
         )
     )
-    operand <<= ((unop - operand).set_parse_action(_unary) | bad_unop | postfix).set_name("an expression")
+    operand <<= tracker() + ((unop - operand).set_parse_action(_unary) | bad_unop | postfix).set_name(
+        "an expression"
+    )
 
     def level(sub: pp.ParserElement, regex: str, action: Any = _fold_left) -> pp.ParserElement:
         return (sub + pp.ZeroOrMore(_op(regex) - sub)).set_parse_action(action)
@@ -364,12 +370,14 @@ def build(formula: bool) -> pp.ParserElement:
     )
     assign = pp.Regex(r"(?:<<|>>|[-+*/%&|^])?=(?!=)").set_parse_action(
         fail(
-            lambda t, loc: error("'=' is assignment; compare with '=='", loc)
-            if formula and t == "="
-            else UnsupportedError(
-                f"assignment '{t}' inside an expression",
-                ctx().span(loc),
-                "assignments are statements: 'x = e;'",
+            lambda t, loc: (
+                error("'=' is assignment; compare with '=='", loc)
+                if formula and t == "="
+                else UnsupportedError(
+                    f"assignment '{t}' inside an expression",
+                    ctx().span(loc),
+                    "assignments are statements: 'x = e;'",
+                )
             )
         )
     )

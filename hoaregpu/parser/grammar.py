@@ -42,6 +42,10 @@ Toks = pp.ParseResults
 B = r"(?![A-Za-z_0-9])"  # end of a word
 WS = r"[ \t\r\n\f\v]"
 
+# C whitespace; restored at the end of this module so other pyparsing users are unaffected
+_SAVED_WHITESPACE = pp.ParserElement.DEFAULT_WHITE_CHARS
+pp.ParserElement.set_default_whitespace_chars(" \t\r\n\f\v")
+
 EXPR = build(formula=False)
 FORMULA = build(formula=True)
 
@@ -190,7 +194,8 @@ SEMI = punct(";", "';' after the statement")
 
 # ---------------------------------------------------------------- statements
 
-STMT = pp.Forward().set_name("a statement")
+STMT = pp.Forward()
+STMT.set_name("a statement")
 ANNOT = pp.Forward()
 SUB = (pp.ZeroOrMore(ANNOT) + STMT).set_parse_action(
     lambda s, loc, t: placement.single(list(t), ctx().span(loc))
@@ -275,24 +280,21 @@ DEREF_STMT = pp.Regex(r"\*").set_parse_action(
     fail(lambda t, loc: UnsupportedError("pointer dereference '*p'", ctx().span(loc), "use 'a[i]'"))
 )
 
-STMT <<= (
-    tracker()
-    + (
-        BLOCK
-        | IF
-        | WHILE
-        | FOR
-        | SYNC
-        | EMPTY
-        | BAD_TYPE
-        | (DECL_CORE - SEMI)
-        | BAD_STMT
-        | CALL_STMT
-        | UNKNOWN_TYPE
-        | (SIMPLE - pp.Optional(COMMA) - SEMI)
-        | DEREF_STMT
-    ).set_name("a statement")
-)
+STMT <<= tracker() + (
+    BLOCK
+    | IF
+    | WHILE
+    | FOR
+    | SYNC
+    | EMPTY
+    | BAD_TYPE
+    | (DECL_CORE - SEMI)
+    | BAD_STMT
+    | CALL_STMT
+    | UNKNOWN_TYPE
+    | (SIMPLE - pp.Optional(COMMA) - SEMI)
+    | DEREF_STMT
+).set_name("a statement")
 
 # ---------------------------------------------------------------- annotations
 
@@ -407,3 +409,5 @@ FILE = (
 FILE.parse_with_tabs()
 EXPR_ONLY = (EXPR - pp.StringEnd().set_name("the end of the expression")).parse_with_tabs()
 FORMULA_ONLY = (FORMULA - pp.StringEnd().set_name("the end of the formula")).parse_with_tabs()
+
+pp.ParserElement.set_default_whitespace_chars(_SAVED_WHITESPACE)

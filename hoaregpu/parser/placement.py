@@ -94,5 +94,7 @@ def top_level(items: list[Any]) -> list[KernelDef]:
     for i, k in enumerate(kernels):
         for other in kernels[:i]:
             if other.name == k.name:
-                raise SpecError(f"a kernel named '{k.name}' is already defined (line {other.span.line})", k.span)
+                raise SpecError(
+                    f"a kernel named '{k.name}' is already defined (line {other.span.line})", k.span
+                )
     return kernels

@@ -152,6 +152,9 @@ def preprocess(src: str, path: str) -> Preprocessed:
         stripped = raw_line.lstrip(" \t\f\v\r")
         if stripped.startswith("#") and not in_annot:
             hash_at = line_start + len(raw_line) - len(stripped)
+            if ANN_OPEN in raw_line or ANN_CLOSE in raw_line:
+                ln, col = lines.linecol(hash_at)
+                raise SpecError("an annotation comment cannot share a line with '#'", Span(path, ln, col))
             _directive(stripped, hash_at, path, lines, defines, seen)
             _blank(chars, line_start, line_start + len(raw_line))
         for ch in raw_line:

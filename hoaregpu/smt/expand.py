@@ -26,7 +26,10 @@ def _bound_of(guard: FNode, v: FNode) -> int | None:
             stack.extend(c.args())
         else:
             flat.append(c)
-    low = any(c.is_le() and c.arg(1) == v and c.arg(0).is_int_constant() and c.arg(0).constant_value() == 0 for c in flat)
+    low = any(
+        c.is_le() and c.arg(1) == v and c.arg(0).is_int_constant() and c.arg(0).constant_value() == 0
+        for c in flat
+    )
     for c in flat:
         if c.is_lt() and c.arg(0) == v and c.arg(1).is_int_constant() and low:
             return int(c.arg(1).constant_value())

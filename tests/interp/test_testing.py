@@ -80,3 +80,25 @@ def test_run_json_and_text() -> None:
     assert doc["final_shared"] == {"a": [2, 4, 6]} and doc["status"] == "ok"
     text = render_run(r, k)
     assert "k: ok" in text and "a = [2, 4, 6]" in text
+
+
+def test_races_can_be_notes_only() -> None:
+    k = kernel([shared("w")], assign("w", (0,), TID, line=3))
+    r = test_kernel(k, (2, 4), 5, seed=0)
+    assert not r.ok and r.counterexample is not None and r.counterexample.threads == 2
+    r = test_kernel(k, (2, 4), 5, seed=0, races_fail=False)
+    assert r.ok and r.passed == 5 and any("write conflict" in n for n in r.notes)
+
+
+def test_uniform_scalar_param_as_shared_constant() -> None:
+    # lowering may encode a never-assigned scalar parameter as a shared variable of dim 0
+    from hoaregpu.core import VarDecl, VarKind, VarRole
+
+    n = VarDecl("n", VarKind.SHARED, 0, VarRole.SCALAR_PARAM)
+    k = kernel([shared("a"), n], if_(b("<", TID, v("n")), assign("a", (TID,), v("n"))))
+    r = run_kernel(k, 3, {"a": [], "n": 2})
+    assert r.inputs == {"a": {}, "n": 2} or r.inputs == {"a": [], "n": 2}
+    assert r.final is not None and r.final.shared["a"].cells == {(0,): 2, (1,): 2}
+    assert "n = 2" in render_run(r, k)
+    t = test_kernel(k, (1, 4), 20, seed=3)
+    assert t.ok and all(isinstance(x, int) for x in [t.trials])

@@ -31,7 +31,8 @@ __global__ void vector_add(const int *a, int *b, int c[], unsigned n) {
 }
 """
 
-PIECES = list(VALID) + [
+PIECES = [
+    *list(VALID),
     "/*@",
     "*/",
     "//@",
@@ -78,7 +79,9 @@ def check(text: str) -> None:
 # HOAREGPU_FUZZ_EXAMPLES=5000 for a longer run
 FUZZ = settings(
     max_examples=int(os.environ.get("HOAREGPU_FUZZ_EXAMPLES", "200")),
-    deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def test_valid_spec_parses() -> None:

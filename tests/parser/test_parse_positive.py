@@ -214,7 +214,11 @@ def test_expression_precedence(text: str, expected: Term) -> None:
         ),
         (
             "\\forall int i; \\exists int j; a[i] == b[j]",
-            Quant(QuantKind.FORALL, ("i",), Quant(QuantKind.EXISTS, ("j",), b("==", v("a", v("i")), v("b", v("j"))))),
+            Quant(
+                QuantKind.FORALL,
+                ("i",),
+                Quant(QuantKind.EXISTS, ("j",), b("==", v("a", v("i")), v("b", v("j")))),
+            ),
         ),
         (
             "\\forall unsigned int k; k < n",
@@ -334,7 +338,16 @@ def test_annotations_in_bodies() -> None:
         """
     )
     s = body.stmts
-    assert [type(st) for st in s] == [AnnotStmt, AnnotStmt, AnnotStmt, ForStmt, AnnotStmt, WhileStmt, IfStmt, AnnotStmt]
+    assert [type(st) for st in s] == [
+        AnnotStmt,
+        AnnotStmt,
+        AnnotStmt,
+        ForStmt,
+        AnnotStmt,
+        WhileStmt,
+        IfStmt,
+        AnnotStmt,
+    ]
     assert [st.clause.kind for st in s if isinstance(st, AnnotStmt)] == [
         ClauseKind.ASSERT,
         ClauseKind.ASSERT,
@@ -387,7 +400,11 @@ def test_defines() -> None:
         "__global__ void k(int n) { __shared__ int s[N]; s[K] = N; }\n",
         "d.cu",
     )
-    assert [(d.name, d.value) for d in spec.defines] == [("N", i(256)), ("M", b("*", i(256), i(2))), ("K", i(16))]
+    assert [(d.name, d.value) for d in spec.defines] == [
+        ("N", i(256)),
+        ("M", b("*", i(256), i(2))),
+        ("K", i(16)),
+    ]
     assert spec.defines[1].span == Span("d.cu", 4, 9)
     k = spec.kernels[0]
     assert k.requires[0].formula == b("==", v("n"), b("*", i(256), i(2)))

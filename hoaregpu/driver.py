@@ -1,0 +1,188 @@
+"""The pipeline, end to end: files → parse → lower → transform → VCs → SMT-LIB → solvers → results.
+
+Formulas live only while one kernel is encoded (in a pySMT environment of its own);
+what leaves this stage for the solvers is SMT-LIB text, and what comes back is a
+`SolverResult` per VC.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pysmt.environment import Environment, get_env, pop_env, push_env
+from pysmt.shortcuts import Not
+
+from . import core
+from .errors import ConfigError, HoareGpuError, SpecError
+from .lower import lower_file
+from .parser import parse_file
+from .smt.expand import ExpandThreadQuantifiers
+from .smt.smtlib import script_text
+from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
+from .transform import make_monotonic
+from .vc.generate import Query, generate
+from .vc.kinds import Origin
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    solver: str = "z3"
+    solver_options: SolverOptions = field(default_factory=SolverOptions)
+    threads: int | None = None
+    jobs: int = 1
+
+    def __post_init__(self) -> None:
+        if self.threads is not None and self.threads < 1:
+            raise ConfigError(f"--threads must be at least 1, not {self.threads}")
+        if self.jobs < 1:
+            raise ConfigError(f"--jobs must be at least 1, not {self.jobs}")
+
+
+@dataclass(frozen=True)
+class PreparedVc:
+    origin: Origin
+    script: str
+    queries: tuple[Query, ...]
+
+
+@dataclass(frozen=True)
+class PreparedKernel:
+    path: str
+    kernel: core.Kernel  # after lowering and the monotonic-loop transform
+    threads: int | None
+    vcs: tuple[PreparedVc, ...]
+    frontend_seconds: float
+
+
+@dataclass(frozen=True)
+class VcResult:
+    vc: PreparedVc
+    result: SolverResult
+
+
+@dataclass(frozen=True)
+class KernelResult:
+    prepared: PreparedKernel
+    results: tuple[VcResult, ...]
+
+    @property
+    def verdict(self) -> str:
+        outcomes = {r.result.outcome for r in self.results}
+        if Outcome.REFUTED in outcomes:
+            return "failed"
+        if outcomes <= {Outcome.PROVED}:
+            return "verified"
+        return "unknown"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    kernels: tuple[KernelResult, ...]
+    errors: tuple[SpecError, ...]
+
+    @property
+    def exit_code(self) -> int:
+        """0 all proved, 1 some VC refuted, 2 otherwise undecided, 3 input error."""
+        if self.errors:
+            return 3
+        verdicts = {k.verdict for k in self.kernels}
+        if "failed" in verdicts:
+            return 1
+        if "unknown" in verdicts:
+            return 2
+        return 0
+
+
+def spec_files(paths: Sequence[str]) -> list[str]:
+    """The `.cu` files named, or found (sorted) under the folders named."""
+    out: list[str] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out.extend(str(f) for f in sorted(path.rglob("*.cu")))
+        elif path.is_file():
+            out.append(str(path))
+        else:
+            raise ConfigError(f"no such file or folder: {p}")
+    return out
+
+
+@contextmanager
+def fresh_env() -> Iterator[Environment]:
+    """A pySMT environment of its own, so that kernels never share symbols."""
+    push_env()
+    try:
+        yield get_env()
+    finally:
+        pop_env()
+
+
+def load_kernels(path: str) -> tuple[core.Kernel, ...]:
+    """Parse and lower a file; the transform is applied by `prepare_kernel`."""
+    return lower_file(parse_file(path))
+
+
+def thread_count(kernel: core.Kernel, threads: int | None) -> int | None:
+    if threads is not None and kernel.fixed_threads is not None and threads != kernel.fixed_threads:
+        raise ConfigError(
+            f"--threads {threads} contradicts 'requires blockDim.x == {kernel.fixed_threads}' "
+            f"of kernel {kernel.name}: every VC would hold vacuously"
+        )
+    return threads if threads is not None else kernel.fixed_threads
+
+
+def prepare_kernel(path: str, kernel: core.Kernel, threads: int | None) -> PreparedKernel:
+    start = time.perf_counter()
+    kernel = make_monotonic(kernel)
+    n = thread_count(kernel, threads)
+    with fresh_env() as env:
+        expand = ExpandThreadQuantifiers(env) if n is not None else None
+        vcs = []
+        for vc in generate(kernel, env, n):
+            formula = expand.walk(vc.formula) if expand is not None else vc.formula
+            text = script_text(Not(formula), [q.term for q in vc.queries])
+            vcs.append(PreparedVc(vc.origin, text, vc.queries))
+    return PreparedKernel(path, kernel, n, tuple(vcs), time.perf_counter() - start)
+
+
+def prepare(paths: Sequence[str], threads: int | None) -> tuple[list[PreparedKernel], list[SpecError]]:
+    prepared: list[PreparedKernel] = []
+    errors: list[SpecError] = []
+    for path in spec_files(paths):
+        try:
+            for kernel in load_kernels(path):
+                prepared.append(prepare_kernel(path, kernel, threads))
+        except SpecError as e:
+            errors.append(e)
+    return prepared, errors
+
+
+def solve(prepared: Sequence[PreparedKernel], options: VerifyOptions) -> list[KernelResult]:
+    tasks = [SolveTask(vc.script, options.solver) for k in prepared for vc in k.vcs]
+    results = iter(solve_many(tasks, options.solver_options, jobs=options.jobs))
+    out = []
+    for k in prepared:
+        out.append(KernelResult(k, tuple(VcResult(vc, next(results)) for vc in k.vcs)))
+    return out
+
+
+def verify(paths: Sequence[str], options: VerifyOptions) -> RunResult:
+    prepared, errors = prepare(paths, options.threads)
+    return RunResult(tuple(solve(prepared, options)), tuple(errors))
+
+
+__all__ = [
+    "HoareGpuError",
+    "KernelResult",
+    "PreparedKernel",
+    "RunResult",
+    "VcResult",
+    "VerifyOptions",
+    "prepare",
+    "solve",
+    "verify",
+]

@@ -1,0 +1,152 @@
+"""Rendering results: compiler-style text lines, or one JSON document."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from .driver import KernelResult, RunResult, VcResult
+from .solvers import Outcome
+from .solvers.outcome import Value
+from .vc.generate import Query
+
+RACE_BANNER = "hoaregpu: results assume the kernels are free of data races (races are not checked yet)"
+
+_SEVERITY = {
+    Outcome.REFUTED: "error",
+    Outcome.UNKNOWN: "warning",
+    Outcome.TIMEOUT: "warning",
+    Outcome.ERROR: "error",
+}
+
+
+def _show_value(v: Value) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return "?" if v is None else str(v)
+
+
+def counterexample(queries: Sequence[Query], values: Sequence[Value]) -> list[str]:
+    """`note:` lines naming the thread count, the failing thread and indices, and the cells read."""
+    if len(values) != len(queries):
+        return []
+    head: list[str] = []
+    cells: list[str] = []
+    for q, v in zip(queries, values, strict=True):
+        if q.state is None:
+            if q.label:
+                head.append(f"{q.label} = {_show_value(v)}")
+            continue
+        if not q.arg_queries and q.thread_arg is False:
+            name = q.label
+        else:
+            args = [_show_value(values[i]) for i in q.arg_queries]
+            if q.thread_arg:
+                thread, args = args[0], args[1:]
+                name = f"{q.label} @ {thread}" + "".join(f"[{a}]" for a in args)
+            else:
+                name = q.label + "".join(f"[{a}]" for a in args)
+        cells.append(f"{name} = {_show_value(v)} ({q.state})")
+    lines = []
+    if head:
+        lines.append("counterexample: " + ", ".join(head))
+    if cells:
+        lines.append("  " + "; ".join(cells))
+    return lines
+
+
+def vc_lines(r: VcResult) -> list[str]:
+    """Nothing for a proved VC; an error or warning line with notes otherwise."""
+    outcome = r.result.outcome
+    if outcome is Outcome.PROVED:
+        return []
+    origin = r.vc.origin
+    text = origin.message
+    if outcome is not Outcome.REFUTED:
+        text = f"{text}: not decided ({outcome.value}: {r.result.message or 'no reason given'})"
+    lines = [f"{origin.span}: {_SEVERITY[outcome]}: {text} [{origin.kind.value}]"]
+    if outcome is Outcome.REFUTED:
+        lines += [f"note: {line}" for line in counterexample(r.vc.queries, r.result.values)]
+    lines.append(f"note: by {origin.rule}, checked with {r.result.solver}")
+    return lines
+
+
+def kernel_summary(k: KernelResult) -> str:
+    counts = Counter(r.result.outcome for r in k.results)
+    parts = [f"{n} {o.value}" for o, n in sorted(counts.items(), key=lambda x: list(Outcome).index(x[0]))]
+    detail = ", ".join(parts) if parts else "no VCs"
+    return f"kernel {k.prepared.kernel.name} ({k.prepared.path}): {k.verdict} ({detail})"
+
+
+def overall_summary(run: RunResult) -> str:
+    verdicts = Counter(k.verdict for k in run.kernels)
+    outcomes = Counter(r.result.outcome for k in run.kernels for r in k.results)
+    kparts = [f"{verdicts[v]} {v}" for v in ("verified", "failed", "unknown") if verdicts[v]]
+    vparts = [f"{outcomes[o]} {o.value}" for o in Outcome if outcomes[o]]
+    nk = len(run.kernels)
+    nv = sum(outcomes.values())
+    text = f"{nk} kernel{'s' if nk != 1 else ''}: {', '.join(kparts) or 'none'}; "
+    text += f"{nv} VC{'s' if nv != 1 else ''}: {', '.join(vparts) or 'none'}"
+    if run.errors:
+        text += f"; {len(run.errors)} input error{'s' if len(run.errors) != 1 else ''}"
+    return text
+
+
+def render_text(run: RunResult) -> str:
+    lines = [RACE_BANNER]
+    for e in run.errors:
+        lines.append(e.render())
+    for k in run.kernels:
+        for r in k.results:
+            lines += vc_lines(r)
+    for k in run.kernels:
+        lines.append(kernel_summary(k))
+    lines.append(overall_summary(run))
+    return "\n".join(lines)
+
+
+def _vc_json(r: VcResult) -> dict[str, Any]:
+    o = r.vc.origin
+    out: dict[str, Any] = {
+        "kind": o.kind.value,
+        "file": o.span.path,
+        "line": o.span.line,
+        "col": o.span.col,
+        "rule": o.rule,
+        "message": o.message,
+        "outcome": r.result.outcome.value,
+        "solver": r.result.solver,
+        "solver_version": r.result.version,
+        "seconds": round(r.result.seconds, 4),
+    }
+    if r.result.message:
+        out["reason"] = r.result.message
+    if r.result.outcome is Outcome.REFUTED:
+        out["counterexample"] = counterexample(r.vc.queries, r.result.values)
+    return out
+
+
+def render_json(run: RunResult) -> str:
+    doc = {
+        "assumes": "race-freedom",
+        "exit_code": run.exit_code,
+        "errors": [
+            {"file": e.span.path, "line": e.span.line, "col": e.span.col, "message": e.message}
+            for e in run.errors
+        ],
+        "kernels": [
+            {
+                "name": k.prepared.kernel.name,
+                "file": k.prepared.path,
+                "verdict": k.verdict,
+                "threads": k.prepared.threads,
+                "frontend_seconds": round(k.prepared.frontend_seconds, 4),
+                "vcs": [_vc_json(r) for r in k.results],
+            }
+            for k in run.kernels
+        ],
+        "summary": overall_summary(run),
+    }
+    return json.dumps(doc, indent=2)
