@@ -1,0 +1,28 @@
+"""Options shared by several subcommands, and the documented exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..solvers import SolverOptions
+
+EXIT_CODES = """exit codes:
+  0  every verification condition proved
+  1  some verification condition refuted (a counterexample exists)
+  2  nothing refuted, but some VC unknown, timed out or hit a solver error
+  3  input error (bad spec file or command line)"""
+
+EXIT_PROVED, EXIT_REFUTED, EXIT_UNDECIDED, EXIT_INPUT = 0, 1, 2, 3
+
+
+def add_solver_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--solver", default="z3", help="solver backend (see `hoaregpu solvers`; default z3)")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="time limit per VC (10)")
+    p.add_argument("--memory", type=int, default=4096, metavar="MB", help="memory cap per solver (4096)")
+    p.add_argument("--seed", type=int, default=0, help="random seed passed to the solver (0)")
+    p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="VCs solved in parallel")
+
+
+def solver_options(args: argparse.Namespace) -> SolverOptions:
+    return SolverOptions(timeout=args.timeout, memory_mb=args.memory, seed=args.seed)
