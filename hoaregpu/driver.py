@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pysmt.environment import Environment, get_env, pop_env, push_env
 from pysmt.shortcuts import Not
@@ -23,9 +24,13 @@ from .parser import parse_file
 from .smt.expand import ExpandThreadQuantifiers
 from .smt.smtlib import script_text
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
+from .solvers.cache import ResultCache
 from .transform import make_monotonic
 from .vc.generate import Query, generate
 from .vc.kinds import Origin
+
+if TYPE_CHECKING:
+    from .interp.replay_cex import ReplayVerdict
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,7 @@ class VerifyOptions:
     solver_options: SolverOptions = field(default_factory=SolverOptions)
     threads: int | None = None
     jobs: int = 1
+    cache: bool = False  # look up / store definitive answers in the result cache (CLI: on)
 
     def __post_init__(self) -> None:
         if self.threads is not None and self.threads < 1:
@@ -62,6 +68,7 @@ class PreparedKernel:
 class VcResult:
     vc: PreparedVc
     result: SolverResult
+    replay: ReplayVerdict | None = None  # a refuted VC run from its model (`interp.replay_cex`)
 
 
 @dataclass(frozen=True)
@@ -163,11 +170,25 @@ def prepare(paths: Sequence[str], threads: int | None) -> tuple[list[PreparedKer
 
 def solve(prepared: Sequence[PreparedKernel], options: VerifyOptions) -> list[KernelResult]:
     tasks = [SolveTask(vc.script, options.solver) for k in prepared for vc in k.vcs]
-    results = iter(solve_many(tasks, options.solver_options, jobs=options.jobs))
+    cache = ResultCache() if options.cache else None
+    results = iter(solve_many(tasks, options.solver_options, jobs=options.jobs, cache=cache))
     out = []
     for k in prepared:
         out.append(KernelResult(k, tuple(VcResult(vc, next(results)) for vc in k.vcs)))
     return out
+
+
+def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[Path]:
+    """Write each VC's script as DIR/<file-stem>/<kernel>/<NN>-<kind>-L<line>.smt2 (runnable as is)."""
+    written: list[Path] = []
+    for k in prepared:
+        folder = Path(directory) / Path(k.path).stem / k.kernel.name
+        folder.mkdir(parents=True, exist_ok=True)
+        for n, vc in enumerate(k.vcs, start=1):
+            path = folder / f"{n:02d}-{vc.origin.kind.value}-L{vc.origin.span.line}.smt2"
+            path.write_text(vc.script, encoding="utf-8")
+            written.append(path)
+    return written
 
 
 def verify(paths: Sequence[str], options: VerifyOptions) -> RunResult:
@@ -182,6 +203,7 @@ __all__ = [
     "RunResult",
     "VcResult",
     "VerifyOptions",
+    "dump_smt",
     "prepare",
     "solve",
     "verify",

@@ -35,6 +35,8 @@ def counterexample(queries: Sequence[Query], values: Sequence[Value]) -> list[st
     head: list[str] = []
     cells: list[str] = []
     for q, v in zip(queries, values, strict=True):
+        if q.replay:  # only for replaying the counterexample
+            continue
         if q.state is None:
             if q.label:
                 head.append(f"{q.label} = {_show_value(v)}")
@@ -69,6 +71,8 @@ def vc_lines(r: VcResult) -> list[str]:
     lines = [f"{origin.span}: {_SEVERITY[outcome]}: {text} [{origin.kind.value}]"]
     if outcome is Outcome.REFUTED:
         lines += [f"note: {line}" for line in counterexample(r.vc.queries, r.result.values)]
+        if r.replay is not None:
+            lines.append(f"note: {r.replay.note}")
     lines.append(f"note: by {origin.rule}, checked with {r.result.solver}")
     return lines
 
@@ -120,11 +124,14 @@ def _vc_json(r: VcResult) -> dict[str, Any]:
         "solver": r.result.solver,
         "solver_version": r.result.version,
         "seconds": round(r.result.seconds, 4),
+        "cached": r.result.cached,
     }
     if r.result.message:
         out["reason"] = r.result.message
     if r.result.outcome is Outcome.REFUTED:
         out["counterexample"] = counterexample(r.vc.queries, r.result.values)
+        if r.replay is not None:
+            out["replay"] = r.replay.to_json()
     return out
 
 

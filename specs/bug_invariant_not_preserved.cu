@@ -1,4 +1,5 @@
-// expect: failed loop-invariant-preserved:13
+// expect: failed loop-invariant-preserved:14
+// allow-unknown: cvc5 loop-invariant-preserved:14 -- cvc5 finds no model of the per-thread invariants for a symbolic thread count in 10 s; z3 refutes it
 // Planted bug: the invariant `acc <= 2` holds on entry (acc == 0) but is not inductive:
 // from i == 1, acc == 2 with n > 1 the body makes acc == 4. The other clauses are
 // inductive and (with the exit condition) prove the postcondition.

@@ -1,4 +1,5 @@
 // expect: verified
+// allow-unknown: z3,cvc5 loop-invariant-preserved:11 postcondition:7 -- both need the existential witness l + 1 (or j / 4), which neither solver instantiates
 // Paper §3.3.1 vector addition with the paper's own invariant, for 4 threads:
 // k == l*4 + tid for some iteration count l, and the l indices handled so far are done.
 // The existential must be re-instantiated with l + 1 in the preservation check.

@@ -17,11 +17,27 @@ EXIT_PROVED, EXIT_REFUTED, EXIT_UNDECIDED, EXIT_INPUT = 0, 1, 2, 3
 
 
 def add_solver_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--solver", default="z3", help="solver backend (see `hoaregpu solvers`; default z3)")
+    p.add_argument(
+        "--solver",
+        default="z3",
+        help="solver backend (see `hoaregpu solvers`), `portfolio` (= z3,cvc5) or a list like z3,cvc5 "
+        "raced per VC (default z3)",
+    )
     p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="time limit per VC (10)")
     p.add_argument("--memory", type=int, default=4096, metavar="MB", help="memory cap per solver (4096)")
     p.add_argument("--seed", type=int, default=0, help="random seed passed to the solver (0)")
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="VCs solved in parallel")
+    add_solver_cmd_option(p)
+
+
+def add_solver_cmd_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--solver-cmd",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="add a solver: COMMAND reads SMT-LIB on stdin (repeatable; also [solvers] in hoaregpu.toml)",
+    )
 
 
 def solver_options(args: argparse.Namespace) -> SolverOptions:

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import argparse
 
-from ..driver import PreparedKernel, RunResult, VerifyOptions, load_kernels, prepare_kernel, solve, spec_files
+from ..driver import (
+    PreparedKernel,
+    RunResult,
+    VerifyOptions,
+    dump_smt,
+    load_kernels,
+    prepare_kernel,
+    solve,
+    spec_files,
+)
 from ..errors import SpecError
 from ..pretty import show_kernel
 from ..report import render_json, render_text
-from ..solvers import get_backend
+from ..solvers.config import register_user_solvers
+from ..solvers.portfolio import check_solver
 from .common import EXIT_CODES, add_solver_options, solver_options
 
 
@@ -25,15 +35,35 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v.add_argument(
         "--show-core", action="store_true", help="print the core program after lowering and transforms"
     )
+    v.add_argument(
+        "--no-replay",
+        action="store_true",
+        help="do not run refuted VCs' counterexamples through the interpreter to confirm them",
+    )
+    v.add_argument(
+        "--dump-smt",
+        metavar="DIR",
+        help="also write every VC's SMT-LIB script to DIR/<file-stem>/<kernel>/<NN>-<kind>-L<line>.smt2",
+    )
+    v.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="do not use the result cache (.hoaregpu-cache/ or $HOAREGPU_CACHE_DIR)",
+    )
     add_solver_options(v)
     v.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     options = VerifyOptions(
-        solver=args.solver, solver_options=solver_options(args), threads=args.threads, jobs=args.jobs
+        solver=args.solver,
+        solver_options=solver_options(args),
+        threads=args.threads,
+        jobs=args.jobs,
+        cache=not args.no_cache,
     )
-    get_backend(options.solver)  # an unknown name is an input error before any work
+    register_user_solvers(args.solver_cmd)
+    check_solver(options.solver)  # an unknown name is an input error before any work
     prepared: list[PreparedKernel] = []
     errors: list[SpecError] = []
     for path in spec_files(args.paths):
@@ -45,6 +75,13 @@ def run(args: argparse.Namespace) -> int:
     if args.show_core:
         for k in prepared:
             print(f"// {k.path}\n{show_kernel(k.kernel)}\n")
-    result = RunResult(tuple(solve(prepared, options)), tuple(errors))
+    if args.dump_smt:
+        dump_smt(prepared, args.dump_smt)
+    kernels = solve(prepared, options)
+    if not args.no_replay:
+        from ..interp.replay_cex import replay_results
+
+        kernels = replay_results(kernels)
+    result = RunResult(tuple(kernels), tuple(errors))
     print(render_json(result) if args.json else render_text(result))
     return result.exit_code

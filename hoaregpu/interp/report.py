@@ -39,9 +39,10 @@ def state_text(state: State, display: dict[str, str] | None = None, indent: str 
     return "\n".join(lines) if lines else f"{indent}(no shared variables)"
 
 
-def violation_text(v: Violation) -> str:
+def violation_text(v: Violation, warnings: frozenset[str] = frozenset()) -> str:
+    """One violation, compiler style; kinds in `warnings` (e.g. races) are shown as warnings."""
     where = f"{v.span}: " if v.span else ""
-    sev = "note" if v.benign else "error"
+    sev = "note" if v.benign else "warning" if v.kind in warnings else "error"
     out = f"{where}{sev}: {v.message} [{v.kind}]"
     if v.other_span is not None:
         out += f"\n    other access at {v.other_span}"
@@ -55,7 +56,7 @@ def _display(kernel: Kernel | None) -> dict[str, str]:
     return {d.name: d.display_name for d in kernel.decls} if kernel is not None else {}
 
 
-def render_run(result: RunResult, kernel: Kernel | None = None) -> str:
+def render_run(result: RunResult, kernel: Kernel | None = None, warnings: frozenset[str] = frozenset()) -> str:
     display = _display(kernel)
     head = {
         OK: "ok",
@@ -68,7 +69,7 @@ def render_run(result: RunResult, kernel: Kernel | None = None) -> str:
         f"  inputs: {json.dumps(result.inputs, separators=(',', ':'))}",
     ]
     for v in result.violations:
-        lines.append(violation_text(v))
+        lines.append(violation_text(v, warnings))
     for n in result.notes:
         lines.append(f"note: {n}")
     if result.final is not None:
@@ -77,7 +78,7 @@ def render_run(result: RunResult, kernel: Kernel | None = None) -> str:
     return "\n".join(lines)
 
 
-def render_test(result: TestResult, kernel: Kernel | None = None) -> str:
+def render_test(result: TestResult, kernel: Kernel | None = None, warnings: frozenset[str] = frozenset()) -> str:
     lines = [
         f"{result.kernel}: {'ok' if result.ok else 'FAILED'} — {result.trials} inputs, "
         f"{result.passed} passed, {result.skipped} skipped (not admissible), seed {result.seed}"
@@ -92,7 +93,7 @@ def render_test(result: TestResult, kernel: Kernel | None = None) -> str:
             )
         else:
             lines.append("counterexample:")
-        lines.append(render_run(ce, kernel))
+        lines.append(render_run(ce, kernel, warnings))
     for n in result.notes:
         lines.append(f"note: {n}")
     return "\n".join(lines)

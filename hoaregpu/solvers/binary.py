@@ -9,6 +9,7 @@ process group if it overstays.
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 import subprocess
 import time
@@ -24,7 +25,7 @@ Argv = Callable[[SolverOptions], list[str]]
 
 
 def _z3_argv(o: SolverOptions) -> list[str]:
-    argv = ["z3", "-in", "-smt2", f"-t:{o.timeout_ms}", f"smt.random_seed={o.seed}"]
+    argv = ["z3", "-in", "-smt2", f"-t:{o.timeout_ms}", f"smt.random_seed={o.seed}", "smt.macro_finder=true"]
     if o.memory_mb is not None:
         argv.append(f"-memory:{max(1, o.memory_mb * 3 // 4)}")
     return argv
@@ -71,6 +72,9 @@ class CommandBackend(Backend):
 
     def argv(self, options: SolverOptions) -> list[str]:
         return list(self._argv) if isinstance(self._argv, list) else self._argv(options)
+
+    def identity(self) -> str:
+        return f"{self.name}={shlex.join(self._argv)}" if isinstance(self._argv, list) else self.name
 
     def _program(self) -> str:
         return self.argv(SolverOptions())[0]

@@ -7,6 +7,11 @@ and gets back a small tuple. The parent enforces the wall-clock limit (timeout +
 grace, then SIGKILL to the worker's whole process group, which includes any solver
 binary it started); the worker caps its own address space with RLIMIT_AS.
 Solver misbehaviour of any kind becomes a SolverResult, never an exception.
+
+A portfolio task (see `portfolio`) runs one worker per member; the first definitive
+answer settles the task and the other members' workers are killed. `jobs` bounds the
+number of workers alive at once, whatever the tasks. With a `ResultCache`, a task whose
+answer is cached starts no worker at all.
 """
 
 from __future__ import annotations
@@ -19,18 +24,25 @@ import resource
 import signal
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
 from hoaregpu.errors import ConfigError, SolverError
+from hoaregpu.solvers.cache import ResultCache, cache_key
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome, SolverResult, SolveTask, Value
+from hoaregpu.solvers.portfolio import DEFINITIVE, combine, members
 from hoaregpu.solvers.registry import Backend, get_backend, memory_message, timeout_message
 
 GRACE_SECONDS = 1.0
 """How long past the timeout the parent waits before killing a worker."""
+
+AGREE_WINDOW = 0.02
+"""After a portfolio member's definitive answer, the other members still running get up to
+this long (and at most a tenth of the winner's time) to answer too before they are
+killed, so that a near-simultaneous contradicting answer is seen as a disagreement."""
 
 _Reply = tuple[str, tuple[Value, ...], str]
 
@@ -63,8 +75,11 @@ def _worker(conn: Connection, name: str, script: str, options: SolverOptions) ->
 
 @dataclass
 class _Running:
+    """One worker: member `name` of task `index` (a plain task has one member, its solver)."""
+
     index: int
-    task: SolveTask
+    name: str
+    script: str
     process: BaseProcess
     conn: Connection
     start: float
@@ -97,11 +112,11 @@ def _crash_message(exitcode: int | None, options: SolverOptions) -> str:
     return f"solver crashed: {what}{hint}"
 
 
-def _check_backends(tasks: Sequence[SolveTask]) -> dict[str, str]:
+def _check_backends(names: Iterable[str]) -> dict[str, str]:
     """Resolve every backend once (ConfigError for an unknown name, SolverError if it cannot
     run here) and return their versions."""
     versions: dict[str, str] = {}
-    for name in sorted({t.solver for t in tasks}):
+    for name in sorted(set(names)):
         backend: Backend = get_backend(name)
         reason = backend.unavailable()
         if reason is not None:
@@ -113,40 +128,115 @@ def _check_backends(tasks: Sequence[SolveTask]) -> dict[str, str]:
     return versions
 
 
-def solve_many(tasks: Sequence[SolveTask], options: SolverOptions, jobs: int = 1) -> list[SolverResult]:
-    """Solve every task, up to `jobs` at a time; results come in task order.
+def _receive(run: _Running) -> _Reply | None:
+    """The worker's reply if it has sent one (without blocking)."""
+    try:
+        if run.conn.poll():
+            reply: _Reply = run.conn.recv()
+            return reply
+    except (EOFError, OSError):
+        pass
+    return None
 
+
+def solve_many(
+    tasks: Sequence[SolveTask],
+    options: SolverOptions,
+    jobs: int = 1,
+    *,
+    cache: ResultCache | None = None,
+    on_result: Callable[[int, SolverResult], None] | None = None,
+) -> list[SolverResult]:
+    """Solve every task, up to `jobs` worker processes at a time; results come in task order.
+
+    `cache`: look definitive answers up before starting workers, and store new ones.
+    `on_result(index, result)` is called as each task is settled (in completion order).
     Raises ConfigError for an unknown solver name or bad `jobs`, SolverError for a
     backend that cannot run on this machine; everything that goes wrong while solving
-    (timeouts, memory, crashes) is reported in the results.
+    (timeouts, memory, crashes, disagreeing portfolio members) is reported in the results.
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ConfigError(f"jobs must be a positive integer, not {jobs!r}")
-    versions = _check_backends(tasks)
+    groups = [members(t.solver) for t in tasks]
+    versions = _check_backends(name for group in groups for name in group)
+    identities = {name: get_backend(name).identity() for name in versions}
     ctx = multiprocessing.get_context("fork")
     results: list[SolverResult | None] = [None] * len(tasks)
-    pending = deque(enumerate(tasks))
-    running: dict[int, _Running] = {}
+    answers: list[dict[str, SolverResult]] = [{} for _ in tasks]
+    first_start: dict[int, float] = {}
+    pending: deque[tuple[int, str]] = deque()
+    running: dict[tuple[int, str], _Running] = {}
 
-    def finish(run: _Running, outcome: Outcome, values: tuple[Value, ...], message: str) -> None:
-        seconds = time.monotonic() - run.start
-        results[run.index] = SolverResult(
+    def key(index: int, name: str) -> str:
+        return cache_key(tasks[index].script, identities[name], versions[name], options)
+
+    def deliver(index: int, result: SolverResult) -> None:
+        results[index] = result
+        if on_result is not None:
+            on_result(index, result)
+
+    def settle(index: int) -> None:
+        for unit in [u for u in running if u[0] == index]:
+            _kill(running.pop(unit))
+        got = answers[index]
+        if len(groups[index]) == 1:
+            result = got[groups[index][0]]
+        else:
+            result = combine(tasks[index].solver, got, round(time.monotonic() - first_start[index], 3))
+        if cache is not None and result.outcome in DEFINITIVE:
+            for name, r in got.items():
+                if r.outcome is result.outcome:
+                    cache.put(key(index, name), r)
+        deliver(index, result)
+
+    def record(run: _Running, outcome: Outcome, values: tuple[Value, ...], message: str) -> None:
+        answers[run.index][run.name] = SolverResult(
             outcome=outcome,
-            solver=run.task.solver,
-            seconds=round(seconds, 3),
+            solver=run.name,
+            seconds=round(time.monotonic() - run.start, 3),
             values=values if outcome is Outcome.REFUTED else (),
             message=message,
-            version=versions[run.task.solver],
+            version=versions[run.name],
         )
-        del running[run.index]
+
+    def member_done(run: _Running, outcome: Outcome, values: tuple[Value, ...], message: str) -> None:
+        _kill(run)
+        del running[(run.index, run.name)]
+        record(run, outcome, values, message)
+        siblings = [r for u, r in running.items() if u[0] == run.index]
+        if outcome in DEFINITIVE:
+            # Members that have answered too count, so that a disagreement is seen.
+            window = min(AGREE_WINDOW, 0.1 * (time.monotonic() - run.start))
+            if siblings and window > 0:
+                wait([sib.conn for sib in siblings], timeout=window)
+            for sib in siblings:
+                reply = _receive(sib)
+                if reply is not None:
+                    record(sib, Outcome(reply[0]), tuple(reply[1]), reply[2])
+            settle(run.index)
+        elif not siblings and not any(u[0] == run.index for u in pending):
+            settle(run.index)
+
+    for index in range(len(tasks)):
+        hit = None
+        if cache is not None:
+            hit = next((h for name in groups[index] if (h := cache.get(key(index, name)))), None)
+        if hit is not None:
+            deliver(index, hit)
+        else:
+            pending.extend((index, name) for name in groups[index])
 
     try:
         while pending or running:
             while pending and len(running) < jobs:
-                index, task = pending.popleft()
+                index, name = pending.popleft()
+                if results[index] is not None:
+                    continue  # settled by another member
                 receiver, sender = ctx.Pipe(duplex=False)
-                process = ctx.Process(target=_worker, args=(sender, task.solver, task.script, options))
+                script = tasks[index].script
+                process = ctx.Process(target=_worker, args=(sender, name, script, options))
                 start = time.monotonic()
+                first_start.setdefault(index, start)
                 process.start()
                 sender.close()
                 if process.pid is not None:
@@ -154,7 +244,9 @@ def solve_many(tasks: Sequence[SolveTask], options: SolverOptions, jobs: int = 1
                     with contextlib.suppress(OSError):
                         os.setpgid(process.pid, process.pid)
                 deadline = start + options.timeout + GRACE_SECONDS
-                running[index] = _Running(index, task, process, receiver, start, deadline)
+                running[(index, name)] = _Running(index, name, script, process, receiver, start, deadline)
+            if not running:
+                continue
 
             nearest = min(r.deadline for r in running.values())
             waitables: list[Connection | int] = [r.conn for r in running.values()]
@@ -162,24 +254,18 @@ def solve_many(tasks: Sequence[SolveTask], options: SolverOptions, jobs: int = 1
             wait(waitables, timeout=max(0.0, nearest - time.monotonic()))
 
             now = time.monotonic()
-            for run in list(running.values()):
-                reply: _Reply | None = None
-                if run.conn.poll():
-                    try:
-                        reply = run.conn.recv()
-                    except (EOFError, OSError):
-                        reply = None
-                    if reply is not None:
-                        _kill(run)
-                        outcome, values, message = reply
-                        finish(run, Outcome(outcome), tuple(values), message)
-                        continue
-                if not run.process.is_alive() and reply is None:
-                    _kill(run)
-                    finish(run, Outcome.ERROR, (), _crash_message(run.process.exitcode, options))
+            for unit in list(running):
+                run = running.get(unit)
+                if run is None:
+                    continue  # killed when a sibling settled the task
+                reply = _receive(run)
+                if reply is not None:
+                    outcome, values, message = reply
+                    member_done(run, Outcome(outcome), tuple(values), message)
+                elif not run.process.is_alive():
+                    member_done(run, Outcome.ERROR, (), _crash_message(run.process.exitcode, options))
                 elif now >= run.deadline:
-                    _kill(run)
-                    finish(run, Outcome.TIMEOUT, (), timeout_message(options))
+                    member_done(run, Outcome.TIMEOUT, (), timeout_message(options))
     finally:
         for run in list(running.values()):
             _kill(run)

@@ -33,7 +33,7 @@ class SolverResult:
 
     `values` are the script's get-value answers in query order, only when REFUTED
     (None where the solver gave no usable value); `message` says why for UNKNOWN,
-    TIMEOUT and ERROR.
+    TIMEOUT and ERROR. `cached`: taken from the result cache, no solver was run.
     """
 
     outcome: Outcome
@@ -42,3 +42,4 @@ class SolverResult:
     values: tuple[Value, ...] = ()
     message: str = ""
     version: str = ""
+    cached: bool = False

@@ -49,6 +49,10 @@ class Backend(ABC):
     def solve(self, script: str, options: SolverOptions) -> Answer:
         """Run `script` (in the worker process) and classify the answer."""
 
+    def identity(self) -> str:
+        """What tells this backend apart in the result cache (a user command adds its argv)."""
+        return self.name
+
 
 @dataclass(frozen=True)
 class BackendInfo:
@@ -101,7 +105,32 @@ def backend_names() -> list[str]:
 
 
 def _choices() -> str:
-    return ", ".join(backend_names()) + ", or NAME=COMMAND"
+    return ", ".join(backend_names()) + ", portfolio, a comma-separated list of these, or NAME=COMMAND"
+
+
+BUILTIN_NAMES = frozenset(_FACTORIES) | {"portfolio"}
+
+
+def register_command(name: str, command: str) -> None:
+    """Make a user command (`--solver-cmd NAME=COMMAND`, `[solvers]` in hoaregpu.toml) a backend."""
+    name = name.strip()
+    if not _USER_NAME.fullmatch(name):
+        raise ConfigError(f"bad solver name {name!r}; use letters, digits, '_', '.', '+', '-'")
+    if name in BUILTIN_NAMES:
+        raise ConfigError(f"solver name {name!r} is built in; give the command another name")
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise ConfigError(f"cannot split solver command {command!r}: {exc}") from exc
+    if not argv:
+        raise ConfigError(f"solver {name!r} has an empty command")
+
+    def make() -> Backend:
+        from hoaregpu.solvers.binary import CommandBackend
+
+        return CommandBackend(name, argv)
+
+    register_backend(name, make)
 
 
 def get_backend(name: str) -> Backend:

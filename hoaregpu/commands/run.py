@@ -1,0 +1,144 @@
+"""`hoaregpu run FILE --threads N`: execute a kernel once and check its contracts at run time."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from ..core import Kernel
+from ..driver import load_kernels
+from ..errors import ConfigError
+from ..interp import DEFAULT_STEP_BUDGET, INTERLEAVE, LOCKSTEP, InputError, render_run, run_kernel, run_to_json
+from ..interp.results import (
+    ASSUMPTION_VIOLATED,
+    INADMISSIBLE,
+    RACE,
+    WRITE_CONFLICT,
+    RunResult,
+)
+from ..transform import make_monotonic
+from .common import EXIT_INPUT
+
+RACE_KINDS = frozenset({RACE, WRITE_CONFLICT})
+
+RUN_EXIT_CODES = """exit codes:
+  0  no violation (races and write conflicts are warnings unless --fail-on-race)
+  1  a contract violation (requires on entry excepted), barrier divergence, run-time
+     error (division by zero) or exhausted step budget
+  3  input error (bad file, command line or --input; an input that violates `requires`)"""
+
+
+def add_kernel_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help="a .cu file")
+    p.add_argument("--kernel", metavar="NAME", help="the kernel to run when the file has several")
+    p.add_argument(
+        "--fail-on-race",
+        action="store_true",
+        help="count data races and write conflicts as failures (default: warnings)",
+    )
+
+
+def select_kernel(path: str, name: str | None) -> Kernel:
+    """Parse and lower `path`, pick the kernel, apply the monotonic-loop transform (as `verify`)."""
+    if not Path(path).is_file():
+        raise ConfigError(f"no such file: {path}")
+    kernels = load_kernels(path)
+    if name is not None:
+        chosen = [k for k in kernels if k.name == name]
+        if not chosen:
+            names = ", ".join(k.name for k in kernels) or "none"
+            raise ConfigError(f"{path} has no kernel named {name!r} (kernels: {names})")
+    elif len(kernels) != 1:
+        names = ", ".join(k.name for k in kernels) or "none"
+        raise ConfigError(f"{path} has {len(kernels)} kernels ({names}); choose one with --kernel")
+    else:
+        chosen = list(kernels)
+    return make_monotonic(chosen[0])
+
+
+def thread_count(kernel: Kernel, threads: int | None) -> int:
+    fixed = kernel.fixed_threads
+    if threads is None:
+        if fixed is None:
+            raise ConfigError(f"kernel {kernel.name} has no 'requires blockDim.x == K': give --threads N")
+        return fixed
+    if threads < 1:
+        raise ConfigError(f"--threads must be at least 1, not {threads}")
+    if fixed is not None and threads != fixed:
+        raise ConfigError(f"--threads {threads} contradicts 'requires blockDim.x == {fixed}' of kernel {kernel.name}")
+    return threads
+
+
+def read_inputs(text: str | None) -> dict[str, Any] | None:
+    """`--input`: a JSON object, or `@file.json`."""
+    if text is None:
+        return None
+    if text.startswith("@"):
+        try:
+            text = Path(text[1:]).read_text(encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"cannot read --input file {text[1:]}: {e.strerror}") from None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"--input is not valid JSON: {e}") from None
+    if not isinstance(value, dict):
+        raise InputError("--input must be a JSON object mapping parameter names to values")
+    return value
+
+
+def exit_code(result: RunResult, fail_on_race: bool) -> int:
+    if result.status == INADMISSIBLE:
+        return EXIT_INPUT
+    if result.status == ASSUMPTION_VIOLATED:
+        return 0
+    failures = [v for v in result.failures if fail_on_race or v.kind not in RACE_KINDS]
+    return 1 if failures or result.status not in ("ok", "failed") else 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "run",
+        help="execute a kernel once (lockstep semantics) and check its contracts at run time",
+        epilog=RUN_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_kernel_options(p)
+    p.add_argument("--threads", type=int, metavar="N", help="thread count (default: the fixed blockDim.x)")
+    p.add_argument(
+        "--input",
+        metavar="JSON|@FILE",
+        help='parameter values, e.g. \'{"n": 5, "a": [1, 2, 3]}\' (default: sampled admissible values)',
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed for sampled inputs and nondeterministic choices (0)")
+    p.add_argument(
+        "--step-budget",
+        type=int,
+        default=DEFAULT_STEP_BUDGET,
+        metavar="B",
+        help=f"stop after B lockstep steps ({DEFAULT_STEP_BUDGET})",
+    )
+    p.add_argument(
+        "--semantics",
+        choices=(LOCKSTEP, INTERLEAVE),
+        default=LOCKSTEP,
+        help="lockstep (paper Fig. 1, default) or one seeded interleaving (§5)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    kernel = select_kernel(args.file, args.kernel)
+    threads = thread_count(kernel, args.threads)
+    if args.step_budget < 1:
+        raise ConfigError(f"--step-budget must be at least 1, not {args.step_budget}")
+    inputs = read_inputs(args.input)
+    result = run_kernel(kernel, threads, inputs, args.seed, args.step_budget, semantics=args.semantics)
+    if args.json:
+        print(json.dumps(run_to_json(result), indent=2))
+    else:
+        print(render_run(result, kernel, frozenset() if args.fail_on_race else RACE_KINDS))
+    return exit_code(result, args.fail_on_race)

@@ -1,0 +1,279 @@
+"""A kernel as a proof sees it: its program in the paper's syntax, its variables, its
+contract read at all threads, and the hash that makes a proof stale when the program changes.
+
+Loads specs with the parser, the lowering and the monotonic-loop transform only (never
+the VC generator), so the checker stays independent of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from .. import core
+from ..lower import lower_file
+from ..parser import parse_file
+from ..terms import (
+    At as TAt,
+)
+from ..terms import (
+    Binary,
+    BinOp,
+    Conditional,
+    IntLit,
+    QuantKind,
+    Term,
+    ThreadCount,
+    ThreadId,
+    ThreadPred,
+    ThreadPredKind,
+    Unary,
+    UnOp,
+    Var,
+)
+from ..terms import (
+    Old as TOld,
+)
+from ..terms import (
+    Quant as TQuant,
+)
+from ..transform import make_monotonic
+from .formula import (
+    AllNone,
+    At,
+    Bin,
+    Cond,
+    F,
+    Name,
+    Ntid,
+    Num,
+    Old,
+    PAssert,
+    PAssign,
+    PAssume,
+    PIf,
+    Prog,
+    PSeq,
+    PSkip,
+    PSync,
+    PWhile,
+    Quant,
+    Tid,
+    Un,
+    all_names,
+    conj,
+    current_vars,
+    old_vars,
+    read_at,
+)
+from .syntax import show_prog
+
+
+def from_term(t: Term) -> F:
+    """A spec Term as a proof formula (same meaning; spans dropped)."""
+    if isinstance(t, IntLit):
+        return Num(t.value) if t.value >= 0 else Un(UnOp.NEG, Num(-t.value))
+    if isinstance(t, Var):
+        return Name(t.name, tuple(from_term(i) for i in t.indices))
+    if isinstance(t, ThreadId):
+        return Tid()
+    if isinstance(t, ThreadCount):
+        return Ntid()
+    if isinstance(t, Binary):
+        return Bin(t.op, from_term(t.left), from_term(t.right))
+    if isinstance(t, Unary):
+        return Un(t.op, from_term(t.operand))
+    if isinstance(t, Conditional):
+        return Cond(from_term(t.cond), from_term(t.then), from_term(t.orelse))
+    if isinstance(t, TQuant):
+        return Quant(t.kind is QuantKind.FORALL, t.names, from_term(t.body))
+    if isinstance(t, TAt):
+        return At(from_term(t.term), from_term(t.thread))
+    if isinstance(t, TOld):
+        return Old(from_term(t.term))
+    if isinstance(t, ThreadPred):
+        return AllNone(t.kind is ThreadPredKind.ALL, from_term(t.term))
+    raise AssertionError(f"unexpected term {t!r}")
+
+
+def from_stmt(s: core.Stmt) -> Prog:
+    """A core statement in the paper's syntax: `;` binary and right-nested."""
+    if isinstance(s, core.Assign):
+        return PAssign(s.target, tuple(from_term(i) for i in s.indices), from_term(s.value))
+    if isinstance(s, core.Skip):
+        return PSkip()
+    if isinstance(s, core.Sync):
+        return PSync()
+    if isinstance(s, core.Seq):
+        parts = [from_stmt(x) for x in _flatten(s)]
+        if not parts:
+            return PSkip()
+        out = parts[-1]
+        for p in reversed(parts[:-1]):
+            out = PSeq(p, out)
+        return out
+    if isinstance(s, core.If):
+        return PIf(from_term(s.cond), from_stmt(s.then), from_stmt(s.orelse))
+    if isinstance(s, core.While):
+        invs = tuple(from_term(f.term) for f in s.invariants)
+        return PWhile(from_term(s.cond), from_stmt(s.body), invs)
+    if isinstance(s, core.Assert):
+        return PAssert(from_term(s.formula.term))
+    if isinstance(s, core.Assume):
+        return PAssume(from_term(s.formula.term))
+    raise AssertionError(f"unexpected statement {s!r}")
+
+
+def _flatten(s: core.Stmt) -> list[core.Stmt]:
+    if isinstance(s, core.Seq):
+        return [x for sub in s.stmts for x in _flatten(sub)]
+    return [s]
+
+
+def assigned(p: Prog) -> set[str]:
+    if isinstance(p, PAssign):
+        return {p.target}
+    if isinstance(p, PSeq):
+        return assigned(p.first) | assigned(p.second)
+    if isinstance(p, PIf):
+        return assigned(p.then) | assigned(p.orelse)
+    if isinstance(p, PWhile):
+        return assigned(p.body)
+    return set()
+
+
+def annotations(p: Prog) -> list[F]:
+    if isinstance(p, PSeq):
+        return annotations(p.first) + annotations(p.second)
+    if isinstance(p, PIf):
+        return annotations(p.then) + annotations(p.orelse)
+    if isinstance(p, PWhile):
+        return [*p.invariants, *annotations(p.body)]
+    if isinstance(p, PAssert | PAssume):
+        return [p.formula]
+    return []
+
+
+@dataclass(frozen=True)
+class VarInfo:
+    local: bool
+    dim: int
+
+
+@dataclass(frozen=True)
+class KernelInfo:
+    path: str
+    name: str
+    variables: dict[str, VarInfo]
+    params: tuple[str, ...]
+    nonnegative: frozenset[str]
+    requires: tuple[F, ...]
+    ensures: tuple[F, ...]
+    program: Prog  # after the monotonic-loop transform, with loop invariants attached
+    threads: int | None
+
+    def is_local(self, name: str) -> bool:
+        v = self.variables.get(name.split("'", 1)[0])
+        return v is not None and v.local
+
+    @property
+    def program_hash(self) -> str:
+        """sha256 of the variables' kinds and dimensions and the program (without loop
+        invariants, which a proof chooses for itself)."""
+        lines = [f"{n} {'local' if v.local else 'shared'} {v.dim}" for n, v in sorted(self.variables.items())]
+        lines.append(show_prog(self.program))
+        return "sha256:" + hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+    def avoid(self) -> set[str]:
+        return set(self.variables)
+
+    def read(self, phi: F, m: tuple[tuple[str, bool], ...] = ()) -> F:
+        return read_at(phi, m, self.is_local, self.avoid())
+
+    def pre_parts(self) -> list[F]:
+        """The root's precondition, conjunct by conjunct (proofs/README.md):
+        entry facts of the launch, `\\old(x) == x` for each x read under `\\old`, requires."""
+        parts: list[F] = []
+        for p in self.params:
+            v = self.variables[p]
+            if v.dim:
+                continue
+            if v.local:
+                t = _fresh("t", self.avoid())
+                rng = Bin(BinOp.AND, Bin(BinOp.LE, Num(0), Name(t)), Bin(BinOp.LT, Name(t), Ntid()))
+                same = Bin(BinOp.EQ, At(Name(p), Name(t)), At(Name(p), Num(0)))
+                parts.append(Quant(True, (t,), Bin(BinOp.IMPLIES, rng, same)))
+                if p in self.nonnegative:
+                    parts.append(Bin(BinOp.GE, At(Name(p), Num(0)), Num(0)))
+            elif p in self.nonnegative:
+                parts.append(Bin(BinOp.GE, Name(p), Num(0)))
+        olds: set[str] = set()
+        for f in (*self.requires, *self.ensures, *annotations(self.program)):
+            olds |= {n for n in old_vars(f) if n in self.variables}
+        for x in sorted(olds):
+            parts.append(self._old_equality(x))
+        parts += [self.read(f) for f in self.requires]
+        return parts
+
+    def _old_equality(self, x: str) -> F:
+        v = self.variables[x]
+        avoid = self.avoid()
+        ns = []
+        for k in range(v.dim):
+            ns.append(_fresh(f"n{k + 1}", avoid))
+        cell = Name(x, tuple(Name(n) for n in ns))
+        if v.local:
+            t = _fresh("t", avoid)
+            eq: F = Bin(BinOp.EQ, At(Old(cell), Name(t)), At(cell, Name(t)))
+            ns = [t, *ns]
+        else:
+            eq = Bin(BinOp.EQ, Old(cell), cell)
+        return Quant(True, tuple(ns), eq) if ns else eq
+
+    @property
+    def pre(self) -> F:
+        return conj(self.pre_parts())
+
+    @property
+    def post(self) -> F:
+        return conj(self.read(f) for f in self.ensures)
+
+    def frame(self) -> list[F]:
+        """Conjuncts of the root precondition about variables the program never assigns:
+        true everywhere in the program, so added to every loop invariant."""
+        changed = assigned(self.program)
+        return [f for f in self.pre_parts() if not (current_vars(f) & changed)]
+
+
+def _fresh(base: str, avoid: set[str]) -> str:
+    k = 0
+    name = base
+    while name in avoid:
+        k += 1
+        name = f"{base}.{k}"
+    return name
+
+
+def kernel_info(path: str, kernel: core.Kernel) -> KernelInfo:
+    kernel = make_monotonic(kernel)
+    variables = {d.name: VarInfo(d.kind is core.VarKind.LOCAL, d.dim) for d in kernel.decls}
+    nonneg = frozenset(d.name for d in kernel.decls if d.nonnegative)
+    return KernelInfo(
+        path=path,
+        name=kernel.name,
+        variables=variables,
+        params=kernel.params,
+        nonnegative=nonneg,
+        requires=tuple(from_term(f.term) for f in kernel.requires),
+        ensures=tuple(from_term(f.term) for f in kernel.ensures),
+        program=from_stmt(kernel.body),
+        threads=kernel.fixed_threads,
+    )
+
+
+def load_kernels(path: str) -> list[KernelInfo]:
+    """Every kernel of a spec file (raises SpecError for a bad file)."""
+    return [kernel_info(path, k) for k in lower_file(parse_file(path))]
+
+
+__all__ = ["KernelInfo", "VarInfo", "all_names", "from_stmt", "from_term", "kernel_info", "load_kernels"]

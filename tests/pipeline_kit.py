@@ -1,0 +1,111 @@
+"""Helpers for the middle-stage tests: kernel source → core kernel → VCs → solver verdicts.
+
+Kernels are parsed with `parse_text` and lowered with `lower_file`; VCs are made by
+`generate` in a fresh pySMT environment and decided by `solve_many` (a VC is a validity
+question, so the script asserts its negation, exactly as the driver does).
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pysmt.fnode import FNode
+from pysmt.shortcuts import Not
+
+from hoaregpu import core
+from hoaregpu.driver import fresh_env
+from hoaregpu.lower import lower_file
+from hoaregpu.parser import parse_text
+from hoaregpu.smt.expand import ExpandThreadQuantifiers
+from hoaregpu.smt.smtlib import script_text
+from hoaregpu.solvers import Outcome, SolverOptions, SolveTask, solve_many
+from hoaregpu.transform import make_monotonic
+from hoaregpu.vc.generate import generate
+
+PATH = "k.cu"
+TIMEOUT = 10.0
+JOBS = max(1, min(4, os.cpu_count() or 1))
+
+PROVED = Outcome.PROVED
+REFUTED = Outcome.REFUTED
+
+
+def source(src: str) -> str:
+    """The kernel text as the tests give it: dedented, without the leading blank line."""
+    return textwrap.dedent(src).lstrip("\n")
+
+
+def line_of(src: str, needle: str) -> int:
+    """1-based line of the first line of `source(src)` containing `needle`."""
+    for n, text in enumerate(source(src).splitlines(), start=1):
+        if needle in text:
+            return n
+    raise AssertionError(f"{needle!r} not in the source")
+
+
+def lower(src: str) -> core.Kernel:
+    """Parse and lower a file holding exactly one kernel (no transform)."""
+    (kernel,) = lower_file(parse_text(source(src), PATH))
+    return kernel
+
+
+def kernel(src: str) -> core.Kernel:
+    """Parse, lower and apply the monotonic-loop transform, as the driver does."""
+    return make_monotonic(lower(src))
+
+
+def decide(formulas: Sequence[FNode], timeout: float = TIMEOUT) -> list[Outcome]:
+    """Is each formula valid? (Call inside the pySMT environment that built the formulas.)"""
+    tasks = [SolveTask(script_text(Not(f)), "z3") for f in formulas]
+    results = solve_many(tasks, SolverOptions(timeout=timeout), jobs=JOBS)
+    return [r.outcome for r in results]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: str
+    line: int
+    col: int
+    rule: str
+    outcome: Outcome
+
+
+def verdicts(
+    src: str, threads: int | None = None, *, expand: bool = True, transform: bool = True
+) -> list[Verdict]:
+    """One verdict per VC of the kernel, in generation order."""
+    k = kernel(src) if transform else lower(src)
+    with fresh_env() as env:
+        vcs = generate(k, env, threads)
+        n = threads if threads is not None else k.fixed_threads
+        formulas = [vc.formula for vc in vcs]
+        if expand and n is not None:
+            walker = ExpandThreadQuantifiers(env)
+            formulas = [walker.walk(f) for f in formulas]
+        outcomes = decide(formulas)
+    return [
+        Verdict(vc.kind.value, vc.origin.span.line, vc.origin.span.col, vc.origin.rule, o)
+        for vc, o in zip(vcs, outcomes, strict=True)
+    ]
+
+
+def outcomes(src: str, threads: int | None = None, **kw: bool) -> list[Outcome]:
+    return [v.outcome for v in verdicts(src, threads, **kw)]
+
+
+def dag_size(f: FNode) -> int:
+    """Number of distinct nodes of a formula DAG (pySMT hash-conses, so shared = identical)."""
+    seen: set[int] = set()
+    stack = [f]
+    while stack:
+        g = stack.pop()
+        if g.node_id() in seen:
+            continue
+        seen.add(g.node_id())
+        stack.extend(g.args())
+        if g.is_function_application():
+            stack.append(g.function_name())
+    return len(seen)

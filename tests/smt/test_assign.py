@@ -1,0 +1,220 @@
+"""`assign_update` (what the VC generator uses) is equivalent to `assign_paper` (Definition 3.5).
+
+What "equivalent" means. `assign_paper(x', m, x, ē, e)` is a formula over x'; for a shared
+target in general position, `assign_update(x', ...)` also mentions fresh Skolem functions W
+(which cells are written) and w (which thread's write wins). H-ASSIGN uses the predicate
+as the hypothesis `assign(x', ...) → φ[x'/x]`, valid for every x' (and every W, w, since
+they are free). So the two VCs are equivalent iff, for every x',
+
+    paper(x')  ⟺  ∃W, w. update(x', W, w).
+
+(a) ⇐: `update → paper` is valid with x', W, w free. Checked by z3 directly.
+
+(b) ⇒: paper(x') has the shape ∀n̄. A(n̄) ∨ ∃j. B(n̄, j). By Skolemization (choice),
+paper(x') implies ∃w. ∀n̄. A(n̄) ∨ B(n̄, w(n̄)) =: paper_sk(x', w). So it is enough to give
+W explicitly, W(n̄) := ∃i ∈ m. ē@i = n̄ (the cells some active thread writes), and prove
+`paper_sk(x', w) → update(x', W, w)` valid for free x', w. paper_sk is made from
+assign_paper's own formula (its ∃ replaced by the Skolem term), and W by substituting the
+definition into assign_update's formula, so no part of either encoding is re-typed here.
+Where no W/w exist (local targets, a shared target indexed by tid) (b) is plain
+`paper → update`.
+
+Both directions are checked with a symbolic thread count, and again with N fixed to 2 and
+3 and every thread quantifier expanded (`hoaregpu.smt.expand`), where z3 decides them
+without quantifier instantiation over threads. A mutation test shows the checks can fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from pipeline_kit import PROVED, REFUTED, decide, lower
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+from pysmt.shortcuts import Exists, Implies
+from pysmt.typing import INT
+from pysmt.walkers import IdentityDagWalker
+
+from hoaregpu.driver import fresh_env
+from hoaregpu.parser import parse_expr
+from hoaregpu.smt.assign import assign_paper, assign_update
+from hoaregpu.smt.encode import Encoder, Mask
+from hoaregpu.smt.expand import ExpandThreadQuantifiers
+from hoaregpu.solvers import Outcome
+from hoaregpu.terms import Term
+
+KERNEL = lower(
+    """
+    __global__ void k(int *a, int t[][4]) {
+        __shared__ int s;
+        int x;
+        int k;
+        int buf[4];
+    }
+    """
+)
+
+# (target, indices, value): the encodings' cases.
+CASES = {
+    "shared a[tid]": ("a", ("tid",), "tid + 1"),
+    "shared a[k], k local": ("a", ("k",), "k + tid"),
+    "shared a[k % 2]": ("a", ("k % 2",), "a[k] - tid"),
+    "shared scalar s": ("s", (), "tid"),
+    "2-D shared t[tid][k]": ("t", ("tid", "k"), "k"),
+    "local scalar x": ("x", (), "x + tid"),
+    "local array buf[k]": ("buf", ("k",), "tid"),
+}
+
+MASKS: dict[str, Callable[[Encoder], Mask]] = {
+    "T": lambda enc: Mask(),
+    "z": lambda enc: Mask().conj(enc.fresh_thread_pred(), True),
+    "z && !z2": lambda enc: Mask().conj(enc.fresh_thread_pred(), True).conj(enc.fresh_thread_pred(), False),
+}
+
+
+def _terms(case: str) -> tuple[str, tuple[Term, ...], Term]:
+    target, indices, value = CASES[case]
+    return target, tuple(parse_expr(i) for i in indices), parse_expr(value)
+
+
+def _skolem_functions(update: FNode, target: str) -> tuple[FNode | None, FNode | None]:
+    """The W and w symbols assign_update introduced (None when it needs none)."""
+    free = update.get_free_variables()
+    written = [s for s in free if s.symbol_name().startswith(f"{target}.W!")]
+    writer = [s for s in free if s.symbol_name().startswith(f"{target}.w!")]
+    assert len(written) == len(writer) <= 1
+    return (written[0], writer[0]) if written else (None, None)
+
+
+def _skolemize_paper(paper: FNode, writer: FNode, enc: Encoder) -> FNode:
+    """∀n̄. A ∨ ∃j. B(n̄, j)  ↦  ∀n̄. A ∨ B(n̄, w(n̄)) (or A ∨ B(w) for a scalar)."""
+    ns = list(paper.quantifier_vars()) if paper.is_forall() else []
+    body = paper.arg(0) if paper.is_forall() else paper
+    assert body.is_or()
+    (exists,) = [g for g in body.args() if g.is_exists()]
+    (j,) = exists.quantifier_vars()
+    chosen = enc.apply(writer, ns)
+    sk_body = body.substitute({exists: exists.arg(0).substitute({j: chosen})})
+    return enc.mgr.ForAll(ns, sk_body) if ns else sk_body
+
+
+class _DefineWritten(IdentityDagWalker):  # type: ignore[misc]
+    """Replace W(n̄) by ∃i ∈ m. ē@i = n̄."""
+
+    def __init__(self, env: Environment, written: FNode, define: Callable[[list[FNode]], FNode]) -> None:
+        super().__init__(env=env, invalidate_memoization=True)
+        self.written = written
+        self.define = define
+
+    def walk_function(self, formula: FNode, args: list[FNode], **kwargs: object) -> FNode:
+        if formula.function_name() == self.written:
+            return self.define(args)
+        return self.mgr.Function(formula.function_name(), args)
+
+    def walk_symbol(self, formula: FNode, args: object, **kwargs: object) -> FNode:
+        return self.define([]) if formula == self.written else formula
+
+
+def _obligations(
+    env: Environment,
+    threads: int | None,
+    case: str,
+    mask_name: str,
+    value_override: str | None = None,
+    nothing_written: bool = False,
+) -> tuple[FNode, FNode]:
+    """(update → paper, paper → update with W and w instantiated), both to be valid."""
+    enc = Encoder(KERNEL, env, threads)
+    mask = MASKS[mask_name](enc)
+    target, indices, value = _terms(case)
+    new = enc.fresh_like(target)
+    paper_value = parse_expr(value_override) if value_override else value
+    paper = assign_paper(enc, new, mask, target, indices, paper_value)
+    update = assign_update(enc, new, mask, target, indices, value)
+    forward = Implies(update, paper)
+    written, writer = _skolem_functions(update, target)
+    if written is None:
+        backward = Implies(paper, update)
+    else:
+        assert writer is not None
+
+        def define(args: list[FNode]) -> FNode:
+            i = enc.fresh("i", INT)
+            same = enc.mgr.And([enc.mgr.Equals(enc.at(e, i), a) for e, a in zip(indices, args, strict=True)])
+            if nothing_written:  # a wrong witness, for the mutation test
+                return enc.mgr.FALSE()
+            return Exists([i], enc.mgr.And(enc.active(mask, i), same))
+
+        instantiated = _DefineWritten(env, written, define).walk(update)
+        backward = Implies(_skolemize_paper(paper, writer, enc), instantiated)
+    if threads is not None:
+        expand = ExpandThreadQuantifiers(env)
+        forward, backward = expand.walk(forward), expand.walk(backward)
+    return forward, backward
+
+
+def _check(threads: int | None) -> dict[tuple[str, str, str], Outcome]:
+    keys = []
+    formulas = []
+    with fresh_env() as env:
+        for case in CASES:
+            for mask_name in MASKS:
+                fwd, bwd = _obligations(env, threads, case, mask_name)
+                keys += [(case, mask_name, "update->paper"), (case, mask_name, "paper->update")]
+                formulas += [fwd, bwd]
+        outcomes = decide(formulas, timeout=20.0)
+    return dict(zip(keys, outcomes, strict=True))
+
+
+@pytest.mark.parametrize("threads", [None, 2, 3], ids=["symbolic N", "N=2", "N=3"])
+def test_update_encoding_is_equivalent_to_definition_3_5(threads: int | None) -> None:
+    results = _check(threads)
+    failed = {k: v for k, v in results.items() if v is not PROVED}
+    assert not failed
+
+
+def test_scalar_shared_case_uses_skolem_functions_and_tid_case_does_not() -> None:
+    # The point of the special tid case: no W/w; the general case must have them.
+    with fresh_env() as env:
+        enc = Encoder(KERNEL, env)
+        for case, has_skolem in (("shared a[tid]", False), ("shared a[k], k local", True)):
+            target, indices, value = _terms(case)
+            update = assign_update(enc, enc.fresh_like(target), Mask(), target, indices, value)
+            assert (_skolem_functions(update, target)[0] is not None) is has_skolem
+
+
+@pytest.mark.parametrize("case", ["shared a[tid]", "shared a[k], k local", "local array buf[k]"])
+def test_the_equivalence_check_can_fail(case: str) -> None:
+    """A wrong value on the paper side must make update → paper refuted (N = 2)."""
+    target, _, value = CASES[case]
+    with fresh_env() as env:
+        fwd, _ = _obligations(env, 2, case, "z", value_override=f"({value}) + 1")
+        assert decide([fwd]) == [REFUTED]
+
+
+@pytest.mark.parametrize("threads", [None, 2])
+def test_the_backward_check_depends_on_the_witness_for_w(threads: int | None) -> None:
+    """With W := false (no cell written) paper_sk → update must be refuted."""
+    with fresh_env() as env:
+        _, bwd = _obligations(env, threads, "shared a[k], k local", "T", nothing_written=True)
+        assert decide([bwd]) == [REFUTED]
+
+
+def test_paper_encoding_refutes_a_race_winner_that_update_also_refutes() -> None:
+    """Both encodings give the same verdict on a race VC: two threads write 0 and 1 to
+    a[0]; `a'[0] == 0` does not follow, `a'[0] == 0 || a'[0] == 1` does (N = 2)."""
+    with fresh_env() as env:
+        enc = Encoder(KERNEL, env, 2)
+        m = enc.mgr
+        idx, val = (parse_expr("0"),), parse_expr("tid")
+        out = []
+        for encode in (assign_paper, assign_update):
+            new = enc.fresh_like("a")
+            cell = m.Function(new, [m.Int(0)])
+            hyp = encode(enc, new, Mask(), "a", idx, val)
+            one = m.Equals(cell, m.Int(0))
+            either = m.Or(one, m.Equals(cell, m.Int(1)))
+            out += [Implies(hyp, one), Implies(hyp, either)]
+        expand = ExpandThreadQuantifiers(env)
+        assert decide([expand.walk(f) for f in out]) == [REFUTED, PROVED, REFUTED, PROVED]
