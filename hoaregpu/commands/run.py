@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 from ..core import Kernel
 from ..driver import load_kernels
 from ..errors import ConfigError
-from ..interp import DEFAULT_STEP_BUDGET, INTERLEAVE, LOCKSTEP, InputError, render_run, run_kernel, run_to_json
-from ..interp.results import (
-    ASSUMPTION_VIOLATED,
-    INADMISSIBLE,
-    RACE,
-    WRITE_CONFLICT,
-    RunResult,
+from ..interp import (
+    DEFAULT_STEP_BUDGET,
+    INTERLEAVE,
+    LOCKSTEP,
+    InputError,
+    render_run,
+    run_kernel,
+    run_to_json,
 )
+from ..interp.results import ASSUMPTION_VIOLATED, FAILED, INADMISSIBLE, OK, RACE, WRITE_CONFLICT, RunResult
+from ..interp.solver_inputs import AutoInputs
+from ..interp.values import inputs_of
 from ..transform import make_monotonic
 from .common import EXIT_INPUT
 
@@ -67,7 +72,9 @@ def thread_count(kernel: Kernel, threads: int | None) -> int:
     if threads < 1:
         raise ConfigError(f"--threads must be at least 1, not {threads}")
     if fixed is not None and threads != fixed:
-        raise ConfigError(f"--threads {threads} contradicts 'requires blockDim.x == {fixed}' of kernel {kernel.name}")
+        raise ConfigError(
+            f"--threads {threads} contradicts 'requires blockDim.x == {fixed}' of kernel {kernel.name}"
+        )
     return threads
 
 
@@ -95,7 +102,7 @@ def exit_code(result: RunResult, fail_on_race: bool) -> int:
     if result.status == ASSUMPTION_VIOLATED:
         return 0
     failures = [v for v in result.failures if fail_on_race or v.kind not in RACE_KINDS]
-    return 1 if failures or result.status not in ("ok", "failed") else 0
+    return 1 if failures or result.status not in (OK, FAILED) else 0
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -112,7 +119,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="JSON|@FILE",
         help='parameter values, e.g. \'{"n": 5, "a": [1, 2, 3]}\' (default: sampled admissible values)',
     )
-    p.add_argument("--seed", type=int, default=0, help="seed for sampled inputs and nondeterministic choices (0)")
+    p.add_argument(
+        "--seed", type=int, default=0, help="seed for sampled inputs and nondeterministic choices (0)"
+    )
     p.add_argument(
         "--step-budget",
         type=int,
@@ -136,6 +145,9 @@ def run(args: argparse.Namespace) -> int:
     if args.step_budget < 1:
         raise ConfigError(f"--step-budget must be at least 1, not {args.step_budget}")
     inputs = read_inputs(args.input)
+    if inputs is None:  # sampled, or from z3 models of `requires` when sampling finds nothing
+        state = AutoInputs()(kernel, threads, random.Random(args.seed))
+        inputs = inputs_of(kernel, state) if state is not None else None
     result = run_kernel(kernel, threads, inputs, args.seed, args.step_budget, semantics=args.semantics)
     if args.json:
         print(json.dumps(run_to_json(result), indent=2))

@@ -77,11 +77,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"// {k.path}\n{show_kernel(k.kernel)}\n")
     if args.dump_smt:
         dump_smt(prepared, args.dump_smt)
-    kernels = solve(prepared, options)
+    solved = solve(prepared, options)
     if not args.no_replay:
         from ..interp.replay_cex import replay_results
 
-        kernels = replay_results(kernels)
-    result = RunResult(tuple(kernels), tuple(errors))
+        solved = replay_results(solved)
+    result = RunResult(tuple(solved), tuple(errors))
     print(render_json(result) if args.json else render_text(result))
     return result.exit_code

@@ -141,7 +141,9 @@ def model_threads(queries: Sequence[Query], values: Sequence[Value], fixed: int 
     return None
 
 
-def state_from_model(kernel: Kernel, threads: int, queries: Sequence[Query], values: Sequence[Value]) -> State:
+def state_from_model(
+    kernel: Kernel, threads: int, queries: Sequence[Query], values: Sequence[Value]
+) -> State:
     """The initial state the model describes: uniform scalar parameters and the queried initial
     shared cells; everything else 0."""
     if len(values) != len(queries):
@@ -263,7 +265,10 @@ def _solve_bounded(script: str, bounds: list[str], n: int, seconds: float) -> tu
 
 
 def small_models(
-    script: str, queries: Sequence[Query], values: Sequence[Value] | None = None, seconds: float = SMALL_MODEL_SECONDS
+    script: str,
+    queries: Sequence[Query],
+    values: Sequence[Value] | None = None,
+    seconds: float = SMALL_MODEL_SECONDS,
 ) -> Iterator[tuple[Value, ...]]:
     """Values of `queries` in models of `script` with small numbers, from z3 in process (lazily).
 
@@ -286,7 +291,7 @@ def small_models(
     for cells, pin in tiers:
         try:
             found = _solve_bounded(script, _bounds(queries, texts, cells, pin), len(queries), seconds)
-        except Exception:  # noqa: BLE001 - no z3, or any z3 failure: no small model
+        except Exception:  # no z3, or any z3 failure: no small model
             return
         if found is not None:
             yield found
@@ -296,7 +301,7 @@ def small_models(
     try:
         bounds = _bounds(queries, texts, True, pin if cells else None, cell_low=1)
         found = _solve_bounded(script, bounds, len(queries), seconds)
-    except Exception:  # noqa: BLE001
+    except Exception:
         return
     if found is not None:
         yield found
@@ -419,7 +424,7 @@ def replay_counterexample(
         if first is not None:
             return first
         return ReplayVerdict(False, f"replay failed: no verdict within {seconds:g} s")
-    except Exception as e:  # noqa: BLE001 - replay must never break `verify`
+    except Exception as e:  # replay must never break `verify`
         return ReplayVerdict(False, f"replay failed: {type(e).__name__}: {e}")
 
 
@@ -439,7 +444,10 @@ def _replay(
     if n is None or n < 1:
         return ReplayVerdict(False, "replay failed: the model gives no thread count")
     if n > MAX_THREADS:
-        return ReplayVerdict(False, f"not reproduced by execution: the model has {n} threads (replay is capped at {MAX_THREADS})")
+        return ReplayVerdict(
+            False,
+            f"not reproduced by execution: the model has {n} threads (replay is capped at {MAX_THREADS})",
+        )
     state = state_from_model(kernel, n, queries, values)
     inputs = compact_inputs(kernel, state)
     loop_head = through_loop(kernel, origin)

@@ -56,7 +56,9 @@ def _display(kernel: Kernel | None) -> dict[str, str]:
     return {d.name: d.display_name for d in kernel.decls} if kernel is not None else {}
 
 
-def render_run(result: RunResult, kernel: Kernel | None = None, warnings: frozenset[str] = frozenset()) -> str:
+def render_run(
+    result: RunResult, kernel: Kernel | None = None, warnings: frozenset[str] = frozenset()
+) -> str:
     display = _display(kernel)
     head = {
         OK: "ok",
@@ -78,7 +80,9 @@ def render_run(result: RunResult, kernel: Kernel | None = None, warnings: frozen
     return "\n".join(lines)
 
 
-def render_test(result: TestResult, kernel: Kernel | None = None, warnings: frozenset[str] = frozenset()) -> str:
+def render_test(
+    result: TestResult, kernel: Kernel | None = None, warnings: frozenset[str] = frozenset()
+) -> str:
     lines = [
         f"{result.kernel}: {'ok' if result.ok else 'FAILED'} — {result.trials} inputs, "
         f"{result.passed} passed, {result.skipped} skipped (not admissible), seed {result.seed}"

@@ -166,7 +166,9 @@ REPLAY_WINDOW = 24  # literal indices 0..min(this, max(N, 6) + 2) - 1 of every s
 MAX_REPLAY_CELLS = 48  # per shared array
 
 
-def _replay_queries(enc: Encoder, kernel: core.Kernel, queries: list[Query], position: dict[FNode, int]) -> None:
+def _replay_queries(
+    enc: Encoder, kernel: core.Kernel, queries: list[Query], position: dict[FNode, int]
+) -> None:
     """Extra (unshown) queries from which `interp.replay_cex` builds the initial state: every
     uniform scalar parameter, and the initial cells of every shared array at a small window of
     indices (literals from 0, the thread count, scalar parameters, witnesses and indices of the
@@ -194,7 +196,12 @@ def _replay_queries(enc: Encoder, kernel: core.Kernel, queries: list[Query], pos
             term = enc.symbol(d.name)
             add(term, Query(term, d.display_name, "initially", var=d.name, replay=True))
     for q in list(queries):  # witnesses and indices the counterexample mentions
-        if q.state is None and q.term.get_type() is INT and not q.term.is_constant() and q.term not in symbolic:
+        if (
+            q.state is None
+            and q.term.get_type() is INT
+            and not q.term.is_constant()
+            and q.term not in symbolic
+        ):
             symbolic.append(q.term)
     fixed = enc.ntid.constant_value() if enc.ntid.is_constant() else 0
     width = min(REPLAY_WINDOW, max(int(fixed), 6) + 2)

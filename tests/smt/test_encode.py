@@ -8,6 +8,7 @@ from pysmt.shortcuts import And, Equals, Int
 from pysmt.typing import INT, FunctionType
 
 from hoaregpu.driver import fresh_env
+from hoaregpu.errors import SolverError
 from hoaregpu.parser import parse_expr, parse_formula
 from hoaregpu.smt.encode import Encoder, Mask
 from hoaregpu.vc.generate import entry_facts
@@ -150,3 +151,33 @@ def test_entry_facts_are_about_parameters_only() -> None:
     # N >= 1, and m's copies are equal on entry (m is the only assigned scalar parameter).
     assert names == {"ntid", "m"} | {n for n in names if n.startswith("m.init!")}
     assert len(facts) == 2
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=SolverError,
+    reason="program variables are pySMT symbols named by their C names, and smtlib refuses names "
+    "of SMT-LIB theory symbols (abs, div, mod, select, store, distinct, ite, let, ...), so a valid "
+    "kernel using such a name cannot be verified at all (`hoaregpu: error: symbol name 'abs' "
+    "cannot be written in SMT-LIB 2`, exit 3); the encoder should mangle such names",
+)
+@pytest.mark.parametrize("name", ["abs", "div", "mod", "select", "store", "distinct", "ite", "let", "to_int"])
+def test_c_names_that_are_smtlib_theory_symbols(name: str) -> None:
+    src = f"""
+        /*@ ensures {name} == 1;
+            ensures a[0] == 1;
+        */
+        __global__ void k(int *a) {{
+            int {name} = 1;
+            a[0] = {name};
+        }}
+        """
+    assert [v.outcome for v in verdicts(src)] == [PROVED, PROVED]
+
+
+def test_c_names_that_are_smtlib_reserved_words_but_not_theory_symbols_work() -> None:
+    src = """
+        /*@ ensures match == 1 && push == 2 && BINARY == 3; */
+        __global__ void k() { int match = 1; int push = 2; int BINARY = 3; }
+        """
+    assert [v.outcome for v in verdicts(src)] == [PROVED]

@@ -702,3 +702,104 @@ def test_non_constant_shift_is_a_spec_error(shift: str) -> None:
     with fresh_env() as env, pytest.raises(SpecError, match="shift amount") as e:
         generate(kernel(src), env)
     assert e.value.span.line == line_of(src, "a[0] =")
+
+
+# -- found while writing these tests: incompleteness of the loop rule as implemented ----------
+
+FRAME = """
+    /*@ ensures x == (tid < 2 ? 3 : 7); */
+    __global__ void k() {
+        int x = 7;
+        if (tid < 2) {
+            x = 0;
+            /*@ loop invariant 0 <= x && x <= 3; */
+            while (x < 3) { x = x + 1; }
+        }
+    }
+    """
+
+
+def test_frame_workaround_with_an_explicit_invariant_about_inactive_threads() -> None:
+    # The kernel is correct: threads 0, 1 end with x == 3, the others never run the loop.
+    # Stating the inactive threads' x explicitly (a global formula, so not read at the mask)
+    # makes the proof go through.
+    src = FRAME.replace(
+        "/*@ loop invariant 0 <= x && x <= 3; */",
+        "/*@ loop invariant 0 <= x && x <= 3;\n"
+        "    loop invariant \\forall int t; 2 <= t < blockDim.x ==> x @ t == 7; */",
+    )
+    assert {v.outcome for v in verdicts(src)} == {PROVED}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="wp_while havocs an assigned local at every thread, but a loop under mask m cannot "
+    "change a local at threads outside m (Lemma 4.4's proof); with invariants read at the mask "
+    "nothing is known of those threads afterwards, so correct kernels get spurious counterexamples",
+)
+def test_loop_keeps_locals_of_threads_outside_its_mask() -> None:
+    assert table(FRAME) == expect(
+        FRAME,
+        ("ensures x ==", POST, PROVED),
+        ("loop invariant", ENTRY, PROVED),
+        ("loop invariant", PRESERVED, PROVED),
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="same cause: the inner loop (mask: threads still in the outer loop) havocs s at the "
+    "threads that already left the outer loop, so the outer invariant is not preserved",
+)
+def test_nested_loops_with_per_thread_counters() -> None:
+    src = """
+        /*@ requires n >= 0;
+            ensures s == 2 * n;
+        */
+        __global__ void k(int n) {
+            int s = 0;
+            int i = 0;
+            /*@ loop invariant 0 <= i && i <= n && s == 2 * i; */
+            while (i < n) {
+                int j = 0;
+                /*@ loop invariant 0 <= j && j <= 2 && s == 2 * i + j; */
+                while (j < 2) { s = s + 1; j = j + 1; }
+                i = i + 1;
+            }
+        }
+        """
+    assert {v.outcome for v in verdicts(src)} == {PROVED}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="after the §4.1 transform the exit fact is none(m && z.1), and no invariant can "
+    "mention the synthetic z.1, so the (true) exit condition of a loop that reads a shared "
+    "cell it writes is lost; each thread here touches only a[tid], so the loop is monotonic",
+)
+def test_exit_condition_of_a_transformed_loop_is_usable() -> None:
+    src = """
+        /*@ ensures a[tid] >= 10; */
+        __global__ void k(int *a) {
+            /*@ loop invariant a[tid] >= \\old(a[tid]) || a[tid] >= 10; */
+            while (a[tid] < 10) { a[tid] = a[tid] + 1; }
+        }
+        """
+    assert {v.outcome for v in verdicts(src)} == {PROVED}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="entry_facts adds `>= 0` for unsigned scalar parameters only; the cells of an "
+    "`unsigned *` parameter (VarDecl.nonnegative is set) get no fact on entry",
+)
+def test_unsigned_array_parameter_cells_are_nonnegative_on_entry() -> None:
+    src = """
+        /*@ ensures u[0] >= 0; */
+        __global__ void k(unsigned *u) { }
+        """
+    assert table(src) == expect(src, ("ensures u[0]", POST, PROVED))

@@ -1,0 +1,103 @@
+"""`hoaregpu test FILE`: random testing of a kernel's contracts, with a shrunk counterexample."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+
+from ..errors import ConfigError
+from ..interp import render_test, test_kernel
+from ..interp.results import TestResult
+from ..interp.solver_inputs import AutoInputs
+from ..interp.testing import TEST_STEP_BUDGET
+from .common import EXIT_UNDECIDED
+from .run import RACE_KINDS, add_kernel_options, select_kernel
+
+TEST_EXIT_CODES = """exit codes:
+  0  no violation in any run (races and write conflicts are warnings unless --fail-on-race)
+  1  a violation was found: a shrunk counterexample and a `hoaregpu run` line reproducing it
+  2  no input satisfied `requires` (nothing was run)
+  3  input error (bad file or command line)"""
+
+
+def thread_range(text: str) -> tuple[int, int]:
+    """`A..B` or `N`."""
+    m = re.fullmatch(r"\s*(\d+)\s*(?:\.\.\s*(\d+)\s*)?", text)
+    if m is None:
+        raise argparse.ArgumentTypeError(f"expected A..B or N, not {text!r}")
+    lo = int(m.group(1))
+    hi = int(m.group(2)) if m.group(2) is not None else lo
+    if lo < 1 or hi < lo:
+        raise argparse.ArgumentTypeError(f"bad thread range {text!r}: need 1 <= A <= B")
+    return lo, hi
+
+
+def reproduce_command(path: str, kernel: str | None, result: TestResult) -> str | None:
+    ce = result.counterexample
+    if ce is None:
+        return None
+    parts = ["hoaregpu", "run", path, "--threads", str(ce.threads)]
+    if kernel is not None:
+        parts += ["--kernel", kernel]
+    parts += ["--input", json.dumps(ce.inputs, separators=(",", ":"))]
+    if ce.seed:
+        parts += ["--seed", str(ce.seed)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "test",
+        help="run a kernel on random admissible inputs and check its contracts at run time",
+        epilog=TEST_EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_kernel_options(p)
+    p.add_argument(
+        "--threads",
+        type=thread_range,
+        default=(1, 8),
+        metavar="A..B",
+        help="thread counts to try (default 1..8; a fixed blockDim.x wins)",
+    )
+    p.add_argument("--trials", type=int, default=100, metavar="K", help="inputs to try (100)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (0)")
+    p.add_argument(
+        "--step-budget",
+        type=int,
+        default=TEST_STEP_BUDGET,
+        metavar="B",
+        help=f"lockstep steps per run ({TEST_STEP_BUDGET})",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.trials < 1:
+        raise ConfigError(f"--trials must be at least 1, not {args.trials}")
+    if args.step_budget < 1:
+        raise ConfigError(f"--step-budget must be at least 1, not {args.step_budget}")
+    kernel = select_kernel(args.file, args.kernel)
+    result = test_kernel(
+        kernel,
+        args.threads,
+        args.trials,
+        args.seed,
+        generator=AutoInputs(),
+        step_budget=args.step_budget,
+        races_fail=args.fail_on_race,
+    )
+    warnings = frozenset() if args.fail_on_race else RACE_KINDS
+    if not result.ok:
+        print(render_test(result, kernel, warnings))
+        command = reproduce_command(args.file, args.kernel, result)
+        print(f"reproduce with:\n  {command}")
+        return 1
+    print(render_test(result, kernel, warnings))
+    if result.passed == 0:
+        print(f"no admissible input found in {result.trials} tries: nothing was run")
+        return EXIT_UNDECIDED
+    print(f"{result.passed} runs, no violation")
+    return 0
