@@ -29,6 +29,9 @@ test: lint typecheck
 
 bench: install
 	$(BIN)/python bench/verify_specs.py
+	$(BIN)/python bench/solvers.py
+	$(BIN)/python bench/interp.py
+	$(BIN)/python bench/parse_speed.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hoaregpu-cache

@@ -7,11 +7,11 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
-from .commands import bench, run, solvers, test, verify
+from .commands import bench, check, prove, run, solvers, test, verify
 from .commands.common import EXIT_CODES, EXIT_INPUT
 from .errors import HoareGpuError, SpecError
 
-COMMANDS = (verify, run, test, solvers, bench)
+COMMANDS = (verify, run, test, solvers, bench, prove, check)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -56,7 +56,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_verified_spec_exits_0_with_the_race_banner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verified_spec_exits_0_with_the_race_banner(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(capsys, write(tmp_path, "good.cu", GOOD), *FAST)
     assert code == 0, out + err
     assert RACE_BANNER in out
@@ -96,12 +98,14 @@ def test_syntax_error_exits_3_with_position_and_no_traceback(
 def test_input_error_wins_over_other_verdicts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write(tmp_path, "a_good.cu", GOOD)
     write(tmp_path, "b_syntax.cu", SYNTAX)
-    code, out, err = run(capsys, str(tmp_path), *FAST)
+    code, out, _ = run(capsys, str(tmp_path), *FAST)
     assert code == 3
     assert re.search(r"kernel good \(.*\): verified", out)  # the good file is still checked
 
 
-def test_refuted_and_verified_files_together_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_refuted_and_verified_files_together_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, _ = run(capsys, write(tmp_path, "good.cu", GOOD), write(tmp_path, "bad.cu", BAD), *FAST)
     assert code == 1
     assert re.search(r"kernel good .*: verified", out) and re.search(r"kernel bad .*: failed", out)
@@ -137,7 +141,9 @@ def test_usage_error_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
 
 
-def test_json_output_is_valid_and_has_the_verdicts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_output_is_valid_and_has_the_verdicts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     good, bad = write(tmp_path, "good.cu", GOOD), write(tmp_path, "bad.cu", BAD)
     code, out, _ = run(capsys, good, bad, "--json", *FAST)
     assert code == 1
@@ -192,7 +198,9 @@ def test_undecided_vc_exits_2_and_is_not_verified(tmp_path: Path, capsys: pytest
     assert re.search(rf"{re.escape(path)}:2:5: warning: .*not decided.*\[postcondition\]", out)
 
 
-def test_fake_solver_answering_unknown_gives_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_fake_solver_answering_unknown_gives_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fake = f"fake={sys.executable} -c \"import sys; sys.stdin.read(); print('unknown')\""
     path = write(tmp_path, "good.cu", GOOD)
     code, out, err = run(capsys, path, "--solver-cmd", fake, "--solver", "fake", "--json", *FAST)

@@ -43,6 +43,7 @@ def test_loop_reading_a_shared_array_written_in_its_body_is_transformed_exactly(
     assert after.decls == (*before.decls, core.VarDecl("z.1", VarKind.LOCAL, 0, VarRole.SYNTHETIC))
     # The loop keeps its source position (VCs and --show-core point at it).
     new_loop = transformed.stmts[1]
+    assert isinstance(new_loop, While)
     assert new_loop.span is not None and new_loop.span.line == line_of(NONMONOTONIC, "while")
     assert not is_monotonic_by_lemma_4_4(before, old_loop)
     assert is_monotonic_by_lemma_4_4(after, new_loop)

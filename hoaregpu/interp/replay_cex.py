@@ -10,15 +10,18 @@ a wall-clock limit, and the VC is *confirmed* when the run violates the same cla
 barrier (same kind, same line).
 
 Solver models tend to pick large numbers (`n = 80280`), which would make the run long
-and leave most cells outside the window. So before replaying, `small_model` asks z3 (in
-process, a few seconds at most) for a model of the same script with the thread count
-in 1..8 and the scalars of the counterexample in -16..16; when there is none, the
-solver's own model is used.
+and leave most cells outside the window. So before replaying, `small_models` asks z3 (in
+process, 2 s per query) for a model of the same script with small values: the thread
+count, witnesses and scalars of the counterexample when they are small (else in 1..8 and
+-16..16), initial cells in -16..16; if that run does not fail, a model with every initial
+cell in 1..16 (solvers like zeros, which can hide a failure), then the solver's own model.
+With write conflicts several seeds (winners) are tried. All of it within `REPLAY_SECONDS`.
 
-For a loop-invariant-preserved VC, or an assertion or barrier inside a loop, the model
-describes an arbitrary state at the loop head (one satisfying the invariant), which
-need not be reachable: a run that does not fail says so ("the invariant may be too
-weak") rather than claiming a false alarm.
+For a VC whose path goes through a loop (invariant preservation, a postcondition after a
+loop, an assert or barrier in or after a loop, a nested loop's entry) the model describes
+a state at a loop head or exit that only satisfies the invariant and need not be
+reachable: a run that does not fail says so ("the invariant may be too weak") rather than
+claiming a false alarm.
 """
 
 from __future__ import annotations

@@ -91,10 +91,8 @@ def render_test(
         ce = result.counterexample
         orig = result.original
         if orig is not None and orig is not ce:
-            lines.append(
-                f"counterexample (shrunk in {result.shrink_steps} runs from {orig.threads} threads "
-                f"to {ce.threads}):"
-            )
+            fewer = f" from {orig.threads} threads to {ce.threads}" if orig.threads != ce.threads else ""
+            lines.append(f"counterexample (shrunk in {result.shrink_steps} runs{fewer}):")
         else:
             lines.append("counterexample:")
         lines.append(render_run(ce, kernel, warnings))

@@ -62,7 +62,9 @@ def parse_record(text: str, line: int) -> Record:
         return Record("trivial")
     m = _RECORD.match(text)
     if m is None:
-        raise ProofFormatError("a side-condition record is 'trivial' or 'proved by SOLVER (VERSION) in T s'", line)
+        raise ProofFormatError(
+            "a side-condition record is 'trivial' or 'proved by SOLVER (VERSION) in T s'", line
+        )
     return Record("proved", m.group(1), m.group(2), float(m.group(3)))
 
 
@@ -157,7 +159,7 @@ def parse_proof(text: str, path: str = "<proof>") -> Proof:
         if not stripped or stripped.startswith("#"):
             continue
         indent = len(raw_line) - len(raw_line.lstrip(" "))
-        if "\t" in raw_line[:indent + 1]:
+        if "\t" in raw_line[: indent + 1]:
             raise ProofFormatError("indent with spaces, not tabs", no)
         if _RULE_LINE.match(stripped):
             node = _Raw(stripped, no, indent)
@@ -168,7 +170,9 @@ def parse_proof(text: str, path: str = "<proof>") -> Proof:
             elif root is None:
                 root = node
             else:
-                raise ProofFormatError("a second root node (premises must be indented under their conclusion)", no)
+                raise ProofFormatError(
+                    "a second root node (premises must be indented under their conclusion)", no
+                )
             stack.append(node)
             last_field = None
             continue
@@ -177,7 +181,9 @@ def parse_proof(text: str, path: str = "<proof>") -> Proof:
             node = stack[-1]
             key = m.group(1)
             if key in node.fields:
-                raise ProofFormatError(f"'{key}' given twice for the {node.rule} node of line {node.line}", no)
+                raise ProofFormatError(
+                    f"'{key}' given twice for the {node.rule} node of line {node.line}", no
+                )
             node.fields[key] = (m.group(2) or "", no)
             last_field = (node, key, indent)
             continue
@@ -193,7 +199,9 @@ def parse_proof(text: str, path: str = "<proof>") -> Proof:
                 continue
         raise ProofFormatError(f"cannot read this line: {stripped[:60]!r}", no)
     if root is None:
-        raise ProofFormatError("no derivation (a rule name such as H-CONSEQ starts one)", max(1, len(text.splitlines())))
+        raise ProofFormatError(
+            "no derivation (a rule name such as H-CONSEQ starts one)", max(1, len(text.splitlines()))
+        )
     for key in ("spec", "kernel", "threads", "program"):
         if key not in header:
             raise ProofFormatError(f"the header has no '{key}:' line", 1)
@@ -224,7 +232,9 @@ def _build(raw: _Raw) -> Node:
         try:
             return fn(text)  # type: ignore[operator]
         except SyntaxErr as e:
-            raise ProofFormatError(f"in '{key}': {e.message} (column {e.col + 1} of the value)", line) from None
+            raise ProofFormatError(
+                f"in '{key}': {e.message} (column {e.col + 1} of the value)", line
+            ) from None
 
     side = {}
     for key in ("pre", "post"):

@@ -57,7 +57,9 @@ class Untranslatable(Exception):
 
 
 class Translator:
-    def __init__(self, kernel: KernelInfo, mask_vars: set[str], threads: int | None, env: Environment) -> None:
+    def __init__(
+        self, kernel: KernelInfo, mask_vars: set[str], threads: int | None, env: Environment
+    ) -> None:
         self.kernel = kernel
         self.mask_vars = mask_vars
         self.threads = threads
@@ -84,6 +86,11 @@ class Translator:
         m = self.mgr
         facts = [m.GE(self.ntid, m.Int(1))] if self.threads is None else []
         return m.And([*facts, m.Not(body)])
+
+    def wellformed(self, f: F) -> None:
+        """Raise Untranslatable if `f` reads an unknown variable, a local without a thread, ..."""
+        self.skolems, self._seen, self._count, self._final = {}, {}, 0, False
+        self._bool(f, Env(), None, +1, False)
 
     # -- symbols
     def _fresh(self, base: str, typ: PySMTType) -> FNode:
@@ -194,7 +201,10 @@ class Translator:
             sym = m.Symbol(f"{f.name}.old", self._type(f.name))
         else:
             sym = self._symbol(f.name, env.fns)
-        local = f.name in self.mask_vars or self.kernel.is_local(f.name)
+        if base_var(f.name) in self.kernel.variables:
+            local = self.kernel.is_local(f.name)
+        else:
+            local = f.name in self.mask_vars
         if local:
             if thread is None:
                 raise Untranslatable(f"local '{f.name}' read without a thread: write '{f.name} @ t'")
@@ -202,7 +212,9 @@ class Translator:
         ty = sym.symbol_type()
         want = len(ty.param_types) if ty.is_function_type() else 0
         if want != len(args):
-            raise Untranslatable(f"'{f.name}' needs {want - (1 if local else 0)} indices, not {len(f.indices)}")
+            raise Untranslatable(
+                f"'{f.name}' needs {want - (1 if local else 0)} indices, not {len(f.indices)}"
+            )
         return m.Function(sym, args) if args else sym
 
     def _old(self, f: F, env: Env, thread: FNode | None) -> FNode:
@@ -230,9 +242,13 @@ class Translator:
         m = self.mgr
         op = f.op
         if op is BinOp.AND:
-            return m.And(self._bool(f.left, env, thread, pol, weak), self._bool(f.right, env, thread, pol, weak))
+            return m.And(
+                self._bool(f.left, env, thread, pol, weak), self._bool(f.right, env, thread, pol, weak)
+            )
         if op is BinOp.OR:
-            return m.Or(self._bool(f.left, env, thread, pol, weak), self._bool(f.right, env, thread, pol, weak))
+            return m.Or(
+                self._bool(f.left, env, thread, pol, weak), self._bool(f.right, env, thread, pol, weak)
+            )
         if op is BinOp.IMPLIES:
             a = self._bool(f.left, env, thread, -pol, weak)
             return m.Implies(a, self._bool(f.right, env, thread, pol, weak))
@@ -320,7 +336,9 @@ class Translator:
         m = self.mgr
         x = base_var(f.target)
         if base_var(f.new) != x or x not in self.kernel.variables:
-            raise Untranslatable(f"assign({f.new}, ..., {f.target}, ...) must relate versions of one variable")
+            raise Untranslatable(
+                f"assign({f.new}, ..., {f.target}, ...) must relate versions of one variable"
+            )
         var = self.kernel.variables[x]
         if len(f.indices) != var.dim:
             raise Untranslatable(f"assign to '{x}' needs {var.dim} indices, not {len(f.indices)}")
@@ -358,7 +376,9 @@ class Translator:
             dims = [INT] * var.dim
             written = self._fresh(f"{x}.W", FunctionType(BOOL, dims) if dims else BOOL)
             writer = self._fresh(f"{x}.w", FunctionType(INT, dims) if dims else INT)
-            marks = self._threads(lambda i: m.Implies(self._bool(f.mask, env, i, 0, True), app(written, idx_at(i))), True)
+            marks = self._threads(
+                lambda i: m.Implies(self._bool(f.mask, env, i, 0, True), app(written, idx_at(i))), True
+            )
             w = app(writer, ns)
             has_writer = m.Implies(app(written, ns), m.And(active(w), same(idx_at(w), ns)))
             upd = m.Equals(app(new, ns), m.Ite(app(written, ns), self._iv(f.value, env, w), app(old, ns)))

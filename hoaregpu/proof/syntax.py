@@ -252,7 +252,9 @@ class Parser:
             self.expect(";")
             return Quant(forall, tuple(names), self.formula())
         if not forall:
-            raise SyntaxErr("only '\\forall' ranges over functions ('\\exists int ...' for integers)", self.tok.col)
+            raise SyntaxErr(
+                "only '\\forall' ranges over functions ('\\exists int ...' for integers)", self.tok.col
+            )
         name = self.ident()
         self.expect(";")
         return FnForall(name, self.formula())

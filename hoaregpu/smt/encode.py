@@ -37,6 +37,7 @@ from ..terms import (
     UnOp,
     Var,
 )
+from .smtlib import RESERVED_NAMES
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,11 @@ class Encoder:
         self._old: dict[str, FNode] = {}
         self._versions: dict[FNode, str] = {}  # x' symbols made by H-ASSIGN / loop havoc
         for d in kernel.decls:
-            self._base[d.name] = self.mgr.Symbol(d.name, self.var_type(d))
-            self._old[d.name] = self.mgr.Symbol(f"{d.name}.old", self.var_type(d))
+            # A C name may be an SMT-LIB theory symbol (`abs`, `div`, `store`, ...); `.v`
+            # cannot occur in a C name or a lowering rename (`x.1`), so it never clashes.
+            smt_name = f"{d.name}.v" if d.name in RESERVED_NAMES else d.name
+            self._base[d.name] = self.mgr.Symbol(smt_name, self.var_type(d))
+            self._old[d.name] = self.mgr.Symbol(f"{smt_name}.old", self.var_type(d))
 
     # -- symbols -----------------------------------------------------------------
 

@@ -35,7 +35,7 @@ SMTLIB_LOGIC = "UFNIA"
 
 # Names that, even quoted, would denote a theory symbol (SMT-LIB: |x| and x are the
 # same symbol) or confuse a solver.
-_THEORY_NAMES = frozenset(
+RESERVED_NAMES = frozenset(
     {
         *("true", "false", "not", "and", "or", "xor", "=>", "=", "distinct", "ite"),
         *("+", "-", "*", "/", "div", "mod", "abs", "<", "<=", ">", ">="),
@@ -55,10 +55,18 @@ class _Printer(SmtPrinter):  # type: ignore[misc]
         return self.walk_nary(formula, "/")
 
 
-def _term_text(term: FNode) -> str:
-    buf = StringIO()
-    _Printer(buf).printer(term)
-    return buf.getvalue()
+class _TermWriter:
+    """One printer for many terms: building a pySMT walker is costly (its dispatch table)."""
+
+    def __init__(self) -> None:
+        self.buf = StringIO()
+        self.printer = _Printer(self.buf)
+
+    def __call__(self, term: FNode) -> str:
+        self.buf.seek(0)
+        self.buf.truncate()
+        self.printer.printer(term)
+        return self.buf.getvalue()
 
 
 def _sort_text(ty: PySMTType) -> str:
@@ -72,7 +80,7 @@ def _sort_text(ty: PySMTType) -> str:
 
 
 def _check_name(name: str) -> None:
-    if _UNWRITABLE.search(name) or name in _THEORY_NAMES:
+    if _UNWRITABLE.search(name) or name in RESERVED_NAMES:
         raise SolverError(f"symbol name {name!r} cannot be written in SMT-LIB 2")
 
 
@@ -93,10 +101,11 @@ def script_text(formula: FNode, queries: Sequence[FNode] = ()) -> str:
         symbols.update(q.get_free_variables())
     lines = ["(set-option :produce-models true)", f"(set-logic {SMTLIB_LOGIC})"]
     lines.extend(_declaration(s) for s in sorted(symbols, key=lambda s: s.symbol_name()))
-    lines.append(f"(assert {_term_text(formula)})")
+    text = _TermWriter()
+    lines.append(f"(assert {text(formula)})")
     lines.append("(check-sat)")
     if queries:
-        lines.append("(get-value (" + " ".join(_term_text(q) for q in queries) + "))")
+        lines.append("(get-value (" + " ".join(text(q) for q in queries) + "))")
     return "\n".join(lines) + "\n"
 
 

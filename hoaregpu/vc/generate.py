@@ -58,9 +58,12 @@ def entry_facts(enc: Encoder, kernel: core.Kernel) -> list[FNode]:
     facts = [m.GE(enc.ntid, m.Int(1))]
     for name in kernel.params:
         d = kernel.decl(name)
-        if d.dim:
-            continue
         sym = enc.symbol(name)
+        if d.dim:
+            if d.nonnegative:  # `unsigned *a`: every cell starts >= 0
+                ns = [enc.fresh("n", INT) for _ in range(d.dim)]
+                facts.append(m.ForAll(ns, m.GE(m.Function(sym, ns), m.Int(0))))
+            continue
         if d.kind is core.VarKind.SHARED:
             if d.nonnegative:
                 facts.append(m.GE(sym, m.Int(0)))
@@ -95,7 +98,7 @@ def generate(kernel: core.Kernel, env: Environment, threads: int | None = None) 
         threads = kernel.fixed_threads
     enc = Encoder(kernel, env, threads)
     goal = kernel_goal(enc, kernel)
-    to_initial = Renamer(enc.old_to_initial(), env)
+    to_initial = Renamer(enc.old_to_initial(), env)  # its own walker: `rename` reuses the shared one
     out = []
     for hyps, leaf in split(goal):
         obligation, witnesses = _strip_foralls(enc, to_initial.walk(leaf.formula))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
@@ -55,10 +56,23 @@ class Renamer(IdentityDagWalker):  # type: ignore[misc]
         return self.mgr.Function(self.mapping.get(name, name), args)
 
 
+_RENAMERS: WeakKeyDictionary[Environment, Renamer] = WeakKeyDictionary()
+
+
+def renamer(mapping: Mapping[FNode, FNode], env: Environment) -> Renamer:
+    """A walker for `mapping`; one per environment is reused (building a walker is costly)."""
+    walker = _RENAMERS.get(env)
+    if walker is None:
+        walker = _RENAMERS[env] = Renamer(mapping, env)
+    walker.mapping = mapping
+    walker.memoization.clear()
+    return walker
+
+
 def rename(goal: Goal, mapping: Mapping[FNode, FNode], env: Environment) -> Goal:
     if not mapping:
         return goal
-    walker = Renamer(mapping, env)
+    walker = renamer(mapping, env)
     cache: dict[int, Goal] = {}
 
     def go(g: Goal) -> Goal:

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pysmt.fnode import FNode
+from pysmt.typing import INT
+
 from .. import core
 from ..errors import Span
 from ..smt.assign import assign_update
@@ -114,9 +117,25 @@ def wp_while(stmt: core.While, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
     preserved = wp(stmt.body, mask.conj(z, True), obligations(VcKind.LOOP_INVARIANT_PRESERVED), ctx)
     body = GImp(invariant, GImp(enc.define_thread_pred(z, stmt.cond), preserved))
     exit_ = GImp(invariant, GImp(enc.none_active(mask, stmt.cond), post))
-    havoc = {enc.symbol(x): enc.fresh_like(x) for x in sorted(core.assigned_vars(stmt.body))}
+    assigned = sorted(core.assigned_vars(stmt.body))
+    havoc = {enc.symbol(x): enc.fresh_like(x) for x in assigned}
     after_entry = rename(conj(body, exit_), havoc, enc.env)
-    return conj(obligations(VcKind.LOOP_INVARIANT_ENTRY), after_entry)
+    frame = enc.mgr.And([_frame(enc, x, havoc[enc.symbol(x)], mask) for x in assigned if not mask.is_all])
+    return conj(obligations(VcKind.LOOP_INVARIANT_ENTRY), GImp(frame, after_entry))
+
+
+def _frame(enc: Encoder, name: str, new: FNode, mask: Mask) -> FNode:
+    """A loop under mask m runs its body only at threads of m (E-WHILETRUE, E-LASSIGN):
+    the locals of every other thread keep their values."""
+    d = enc.kernel.decl(name)
+    if d.kind is not core.VarKind.LOCAL:
+        return enc.mgr.TRUE()
+    m = enc.mgr
+    t = enc.fresh("t", INT)
+    ns = [enc.fresh("n", INT) for _ in range(d.dim)]
+    args = [t, *ns]
+    same = m.Equals(m.Function(new, args), m.Function(enc.symbol(name), args))
+    return m.ForAll(args, m.Implies(m.Not(enc.mask_at(mask, t)), same))
 
 
 def wp_assert(stmt: core.Assert, mask: Mask, post: Goal, ctx: WpContext) -> Goal:

@@ -187,7 +187,7 @@ def test_scalar_shared_case_uses_skolem_functions_and_tid_case_does_not() -> Non
 @pytest.mark.parametrize("case", ["shared a[tid]", "shared a[k], k local", "local array buf[k]"])
 def test_the_equivalence_check_can_fail(case: str) -> None:
     """A wrong value on the paper side must make update → paper refuted (N = 2)."""
-    target, _, value = CASES[case]
+    _, _, value = CASES[case]
     with fresh_env() as env:
         fwd, _ = _obligations(env, 2, case, "z", value_override=f"({value}) + 1")
         assert decide([fwd]) == [REFUTED]

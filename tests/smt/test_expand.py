@@ -49,9 +49,7 @@ def test_bounded_forall_becomes_its_instances() -> None:
         p, i = Symbol("p", P), Symbol("i", INT)
         f = ForAll([i], Implies(in_range(i, Int(3)), Function(p, [i])))
         out = ExpandThreadQuantifiers(env).walk(f)
-        expected = And(
-            [Implies(in_range(Int(t), Int(3)), Function(p, [Int(t)])) for t in range(3)]  # type: ignore[list-item]
-        )
+        expected = And([Implies(in_range(Int(t), Int(3)), Function(p, [Int(t)])) for t in range(3)])
         assert out == expected
         assert count_quantifiers(out) == 0
 
@@ -96,7 +94,15 @@ def _subterms(f: FNode) -> set[FNode]:
 
 @pytest.mark.parametrize(
     "shape",
-    ["symbolic bound", "no lower bound", "lower bound 1", "two variables", "too many", "no guard", "exists-imp"],
+    [
+        "symbolic bound",
+        "no lower bound",
+        "lower bound 1",
+        "two variables",
+        "too many",
+        "no guard",
+        "exists-imp",
+    ],
 )
 def test_quantifiers_that_are_not_finite_thread_ranges_are_left_alone(shape: str) -> None:
     with fresh_env() as env:

@@ -15,7 +15,9 @@ SIZES = (5, 10, 20, 40)
 
 
 def ifs(k: int) -> str:
-    body = "\n".join(f"    if (a[tid] > {i}) {{ a[tid] = a[tid] + {i}; }} else {{ b[0] = {i}; }}" for i in range(k))
+    body = "\n".join(
+        f"    if (a[tid] > {i}) {{ a[tid] = a[tid] + {i}; }} else {{ b[0] = {i}; }}" for i in range(k)
+    )
     return f"/*@ ensures a[0] >= b[0]; */\n__global__ void k(int *a, int *b) {{\n{body}\n}}\n"
 
 

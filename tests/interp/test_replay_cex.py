@@ -1,0 +1,117 @@
+"""Replaying refuted VCs (`interp.replay_cex`), the replay queries, and solver-based inputs."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from hoaregpu.cli import main
+from hoaregpu.driver import KernelResult, VerifyOptions, load_kernels, prepare_kernel, solve
+from hoaregpu.interp import test_kernel
+from hoaregpu.interp.generate import admissible, sampling_generator
+from hoaregpu.interp.replay_cex import ReplayVerdict, replay_counterexample, replay_results, state_from_model
+from hoaregpu.interp.solver_inputs import AutoInputs, SolverInputs
+from hoaregpu.report import counterexample
+from hoaregpu.solvers import Outcome
+from hoaregpu.vc.kinds import VcKind
+
+ROOT = Path(__file__).resolve().parents[2]
+SPECS = ROOT / "specs"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def solved(path: Path) -> KernelResult:
+    (kernel,) = load_kernels(str(path))
+    return solve([prepare_kernel(str(path), kernel, None)], VerifyOptions(jobs=2))[0]
+
+
+def refuted(k: KernelResult) -> list[tuple[VcKind, int, ReplayVerdict]]:
+    out = []
+    for r in replay_results([k])[0].results:
+        if r.result.outcome is Outcome.REFUTED:
+            assert r.replay is not None
+            out.append((r.vc.origin.kind, r.vc.origin.span.line, r.replay))
+    return out
+
+
+def test_off_by_one_is_confirmed() -> None:
+    [(kind, _, verdict)] = refuted(solved(SPECS / "bug_off_by_one.cu"))
+    assert kind is VcKind.POSTCONDITION
+    assert verdict.confirmed
+    assert "postcondition (ensures) does not hold" in verdict.note
+    assert verdict.note.startswith("confirmed by execution: ")
+
+
+def test_loop_invariant_preserved_bug_is_confirmed() -> None:
+    """`acc <= 2` fails on the third iteration from the initial state itself."""
+    path = SPECS / "bug_invariant_not_preserved.cu"
+    expected = path.read_text().splitlines()[0].split("failed", 1)[1].split()
+    [(kind, line, verdict)] = refuted(solved(path))
+    assert [f"{kind.value}:{line}"] == expected
+    assert verdict.confirmed and "[loop-invariant]" in verdict.detail
+
+
+def test_true_but_not_inductive_invariant_is_honestly_not_reproduced() -> None:
+    results = refuted(solved(DATA / "weak_invariant.cu"))
+    assert sorted((k.value, line) for k, line, _ in results) == [
+        ("loop-invariant-preserved", 10),
+        ("postcondition", 4),
+    ]
+    for _, _, verdict in results:
+        assert not verdict.confirmed
+        assert verdict.note.startswith(
+            "not reproduced by execution from the initial state: the invariant may be too weak"
+        )
+
+
+def test_replay_queries_are_hidden_but_complete() -> None:
+    k = solved(SPECS / "bug_off_by_one.cu")
+    r = next(r for r in k.results if r.result.outcome is Outcome.REFUTED)
+    hidden = [q for q in r.vc.queries if q.replay]
+    assert hidden and all(q.state in (None, "initially") for q in hidden)
+    shown = counterexample(r.vc.queries, r.result.values)
+    assert shown[0].startswith("counterexample: blockDim.x = 4, j = ")
+    assert len(shown) == 2  # the hidden queries add no lines
+    state = state_from_model(k.prepared.kernel, 4, r.vc.queries, r.result.values)
+    assert set(state.shared) == {"a", "b", "c", "n"}
+    assert (0,) in state.shared["a"].cells and (1,) in state.shared["c"].cells  # the index window
+
+
+def test_replay_never_raises() -> None:
+    k = solved(SPECS / "bug_off_by_one.cu")
+    r = next(r for r in k.results if r.result.outcome is Outcome.REFUTED)
+    v = replay_counterexample(k.prepared.kernel, r.vc.origin, r.vc.queries, ())
+    assert not v.confirmed and v.note.startswith("replay failed: ")
+    bad = tuple("x" for _ in r.vc.queries)
+    v = replay_counterexample(k.prepared.kernel, r.vc.origin, r.vc.queries, bad)  # type: ignore[arg-type]
+    assert not v.confirmed and v.note.startswith(("replay failed", "not reproduced"))
+
+
+def test_verify_json_and_no_replay(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(SPECS / "bug_off_by_one.cu")
+    assert main(["verify", path, "--json", "--no-cache", "-j", "2"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    [vc] = [v for v in doc["kernels"][0]["vcs"] if v["outcome"] == "refuted"]
+    assert vc["replay"]["confirmed"] is True and "postcondition" in vc["replay"]["detail"]
+    assert main(["verify", path, "--no-replay", "--no-cache", "-j", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "by execution" not in out
+    assert main(["verify", path, "--no-cache", "-j", "2"]) == 1
+    assert "note: confirmed by execution: postcondition (ensures) does not hold" in capsys.readouterr().out
+
+
+def test_solver_inputs_hit_a_hard_requires() -> None:
+    (kernel,) = load_kernels(str(DATA / "hard_requires.cu"))
+    rng = random.Random(0)
+    assert all(sampling_generator(kernel, 2, rng) is None for _ in range(3))
+    gen = SolverInputs()
+    states = [gen(kernel, 2, random.Random(i)) for i in range(5)]
+    assert all(s is not None and admissible(kernel, s) for s in states)
+    assert {s.shared["n"].get(()) for s in states if s is not None} == {12345}
+    assert len({s.shared["a"].get((0,)) for s in states if s is not None}) > 1  # varied
+    r = test_kernel(kernel, (1, 3), 10, seed=1, generator=AutoInputs())
+    assert not r.ok and r.counterexample is not None
+    assert r.counterexample.inputs["m"] == 4117
