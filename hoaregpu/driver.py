@@ -26,7 +26,7 @@ from .smt.smtlib import script_text
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
 from .solvers.cache import ResultCache
 from .transform import make_monotonic
-from .vc.generate import Query, generate
+from .vc.generate import Query, generate, precondition
 from .vc.kinds import Origin
 
 if TYPE_CHECKING:
@@ -62,6 +62,8 @@ class PreparedKernel:
     threads: int | None
     vcs: tuple[PreparedVc, ...]
     frontend_seconds: float
+    # A script asserting the precondition: unsat means `requires` is contradictory.
+    precondition_script: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,12 +77,20 @@ class VcResult:
 class KernelResult:
     prepared: PreparedKernel
     results: tuple[VcResult, ...]
+    precondition: SolverResult | None = None  # satisfiability of `requires` (sat = REFUTED)
+
+    @property
+    def vacuous(self) -> bool:
+        """`requires` is contradictory: the solver proved its negation."""
+        return self.precondition is not None and self.precondition.outcome is Outcome.PROVED
 
     @property
     def verdict(self) -> str:
         outcomes = {r.result.outcome for r in self.results}
         if Outcome.REFUTED in outcomes:
             return "failed"
+        if self.vacuous:
+            return "vacuous"
         if outcomes <= {Outcome.PROVED}:
             return "verified"
         return "unknown"
@@ -99,7 +109,7 @@ class RunResult:
         verdicts = {k.verdict for k in self.kernels}
         if "failed" in verdicts:
             return 1
-        if "unknown" in verdicts:
+        if verdicts & {"unknown", "vacuous"}:
             return 2
         return 0
 
@@ -153,7 +163,10 @@ def prepare_kernel(path: str, kernel: core.Kernel, threads: int | None) -> Prepa
             formula = expand.walk(vc.formula) if expand is not None else vc.formula
             text = script_text(Not(formula), [q.term for q in vc.queries])
             vcs.append(PreparedVc(vc.origin, text, vc.queries))
-    return PreparedKernel(path, kernel, n, tuple(vcs), time.perf_counter() - start)
+    with fresh_env() as env:
+        pre = precondition(kernel, env, n)
+        pre_script = script_text(pre) if pre is not None else None
+    return PreparedKernel(path, kernel, n, tuple(vcs), time.perf_counter() - start, pre_script)
 
 
 def prepare(paths: Sequence[str], threads: int | None) -> tuple[list[PreparedKernel], list[SpecError]]:
@@ -170,12 +183,11 @@ def prepare(paths: Sequence[str], threads: int | None) -> tuple[list[PreparedKer
 
 def solve(prepared: Sequence[PreparedKernel], options: VerifyOptions) -> list[KernelResult]:
     tasks = [SolveTask(vc.script, options.solver) for k in prepared for vc in k.vcs]
+    tasks += [SolveTask(k.precondition_script, options.solver) for k in prepared if k.precondition_script]
     cache = ResultCache() if options.cache else None
     results = iter(solve_many(tasks, options.solver_options, jobs=options.jobs, cache=cache))
-    out = []
-    for k in prepared:
-        out.append(KernelResult(k, tuple(VcResult(vc, next(results)) for vc in k.vcs)))
-    return out
+    solved = [(k, tuple(VcResult(vc, next(results)) for vc in k.vcs)) for k in prepared]
+    return [KernelResult(k, vcs, next(results) if k.precondition_script else None) for k, vcs in solved]
 
 
 def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[Path]:

@@ -77,6 +77,20 @@ def vc_lines(r: VcResult) -> list[str]:
     return lines
 
 
+def vacuity_lines(k: KernelResult) -> list[str]:
+    """A warning when `requires` is contradictory: then every VC holds, vacuously."""
+    if not k.vacuous:
+        return []
+    kernel = k.prepared.kernel
+    where = kernel.requires[0].span if kernel.requires else kernel.span
+    return [
+        f"{where}: warning: the precondition is contradictory: every VC of kernel {kernel.name} "
+        "holds vacuously [vacuous-precondition]",
+        "note: no initial state satisfies the `requires` clauses (with the thread count); "
+        "the kernel is not reported as verified",
+    ]
+
+
 def kernel_summary(k: KernelResult) -> str:
     counts = Counter(r.result.outcome for r in k.results)
     parts = [f"{n} {o.value}" for o, n in sorted(counts.items(), key=lambda x: list(Outcome).index(x[0]))]
@@ -87,7 +101,7 @@ def kernel_summary(k: KernelResult) -> str:
 def overall_summary(run: RunResult) -> str:
     verdicts = Counter(k.verdict for k in run.kernels)
     outcomes = Counter(r.result.outcome for k in run.kernels for r in k.results)
-    kparts = [f"{verdicts[v]} {v}" for v in ("verified", "failed", "unknown") if verdicts[v]]
+    kparts = [f"{verdicts[v]} {v}" for v in ("verified", "failed", "unknown", "vacuous") if verdicts[v]]
     vparts = [f"{outcomes[o]} {o.value}" for o in Outcome if outcomes[o]]
     nk = len(run.kernels)
     nv = sum(outcomes.values())
@@ -103,6 +117,7 @@ def render_text(run: RunResult) -> str:
     for e in run.errors:
         lines.append(e.render())
     for k in run.kernels:
+        lines += vacuity_lines(k)
         for r in k.results:
             lines += vc_lines(r)
     for k in run.kernels:

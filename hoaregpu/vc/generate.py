@@ -93,6 +93,19 @@ def kernel_goal(enc: Encoder, kernel: core.Kernel) -> Goal:
     return GImp(enc.mgr.And(pre), body)
 
 
+def precondition(kernel: core.Kernel, env: Environment, threads: int | None = None) -> FNode | None:
+    """What `requires` and the entry facts say of the initial state, when there is a `requires`.
+
+    If it is unsatisfiable, every VC holds vacuously: the driver checks that separately."""
+    if not kernel.requires:
+        return None
+    if threads is None:
+        threads = kernel.fixed_threads
+    enc = Encoder(kernel, env, threads)
+    pre = enc.mgr.And([*entry_facts(enc, kernel), *(enc.formula(f.term, Mask()) for f in kernel.requires)])
+    return Renamer(enc.old_to_initial(), env).walk(pre)
+
+
 def generate(kernel: core.Kernel, env: Environment, threads: int | None = None) -> list[Vc]:
     if threads is None:
         threads = kernel.fixed_threads
