@@ -24,7 +24,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help=".proof files, or folders searched for them")
     p.add_argument(
-        "--replay", action="store_true", help="report what changed against the recorded solver results"
+        "--replay",
+        action="store_true",
+        help="re-run each side condition with its recorded solver and report what changed",
     )
     p.add_argument("--update", action="store_true", help="rewrite the recorded solver results after a check")
     add_solver_options(p)
@@ -44,21 +46,23 @@ def proof_files(paths: list[str]) -> list[str]:
     return out
 
 
-def check_file(path: str, args: argparse.Namespace) -> CheckResult:
+def check_file(path: str, args: argparse.Namespace, solvers: list[str]) -> CheckResult:
     try:
         proof = read_proof(path)
     except ProofFormatError as e:
         return CheckResult(path, "?", [Problem("input", e.message, e.line)])
-    return check_proof(proof, args.solver, solver_options(args), jobs=args.jobs)
+    return check_proof(proof, solvers, solver_options(args), jobs=args.jobs, recorded=args.replay)
 
 
 def run(args: argparse.Namespace) -> int:
-    get_backend(args.solver)
+    solvers = [x.strip() for x in args.solver.split(",") if x.strip()]
+    for name in solvers:
+        get_backend(name)
     files = proof_files(args.paths)
     worst = 0
     regressed = False
     for path in files:
-        result = check_file(path, args)
+        result = check_file(path, args, solvers)
         print(result.render())
         for p in result.problems[1:]:
             print(f"  also {path}:{p.line}: {p.rule + ': ' if p.rule else ''}{p.kind}: {p.reason}")

@@ -33,7 +33,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    get_backend(args.solver)
+    solvers = [x.strip() for x in args.solver.split(",") if x.strip()]
+    for name in solvers:
+        get_backend(name)
     kernels = [k for k in load_kernels(args.file) if args.kernel in (None, k.name)]
     if not kernels:
         raise ConfigError(
@@ -45,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     for info in kernels:
         out = args.output or os.path.join("proofs", f"{info.name}.proof")
         proof = parse_proof(render(derive_kernel(info)), out)
-        result = check_proof(proof, args.solver, solver_options(args), jobs=args.jobs)
+        result = check_proof(proof, solvers, solver_options(args), jobs=args.jobs)
         worst = max(worst, result.exit_code)
         if result.exit_code:
             print(f"kernel {info.name} ({args.file}): not proved, no proof written")

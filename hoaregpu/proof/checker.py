@@ -23,6 +23,7 @@ Exit codes as for `verify`: 0 checked, 1 a node is wrong or a side condition ref
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pysmt.environment import get_env, pop_env, push_env
@@ -30,11 +31,13 @@ from pysmt.environment import get_env, pop_env, push_env
 from ..errors import SpecError
 from ..smt.smtlib import script_text
 from ..solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
+from ..terms import BinOp
 from .derivation import RULES, Node, Proof
 from .formula import (
     TRUE,
     AllNone,
     AssignP,
+    Bin,
     F,
     FnForall,
     Mask,
@@ -185,11 +188,8 @@ def check_node(n: Node, info: KernelInfo) -> None:
         assert isinstance(p, PAssign)
         _premises(n, 0)
         pre = n.pre
-        shape = (
-            isinstance(pre, FnForall)
-            and isinstance(pre.body, type(implies(TRUE, TRUE)))
-            and isinstance(pre.body.left, AssignP)
-        )
+        body = pre.body if isinstance(pre, FnForall) else None
+        shape = isinstance(body, Bin) and body.op is BinOp.IMPLIES and isinstance(body.left, AssignP)
         _need(shape, "H-ASSIGN: the precondition must be `\\forall x'; assign(x', m, x, [ē], e) ==> φ[x'/x]`")
         assert isinstance(pre, FnForall)
         xp = pre.name
@@ -384,37 +384,46 @@ def scripts(result: CheckResult, info: KernelInfo, zs: set[str]) -> list[str | P
     return out
 
 
-def check_proof(proof: Proof, solver: str, options: SolverOptions, jobs: int = 1) -> CheckResult:
+def check_proof(
+    proof: Proof, solver: str | Sequence[str], options: SolverOptions, jobs: int = 1, recorded: bool = False
+) -> CheckResult:
+    """Check `proof`. `solver` is a backend or a list of them: a side condition that one
+    leaves undecided goes to the next. With `recorded`, a side condition recorded as proved
+    by some solver goes to that solver (replay)."""
+    solvers = [solver] if isinstance(solver, str) else list(solver)
     result, info = structure(proof)
     if result.problems or info is None:
         return result
     todo = [s for s in result.sides if not s.trivial]
     made = scripts(result, info, mask_vars(proof))
-    tasks = [SolveTask(m, solver) for m in made if isinstance(m, str)]
-    answers = iter(solve_many(tasks, options, jobs=jobs))
     undecided: list[Problem] = []
+    queue: list[tuple[Side, str, list[str]]] = []
     for s, m in zip(todo, made, strict=True):
         if isinstance(m, Problem):
             undecided.append(m)
             continue
-        s.result = next(answers)
+        rec = s.node.side.get(s.which)
+        order = [rec.solver] if recorded and rec is not None and rec.solver else solvers
+        queue.append((s, m, order))
+    while queue:
+        tasks = [SolveTask(m, order[0]) for _, m, order in queue]
+        answers = solve_many(tasks, options, jobs=jobs)
+        again = []
+        for (s, m, order), answer in zip(queue, answers, strict=True):
+            s.result = answer
+            if answer.outcome not in (Outcome.PROVED, Outcome.REFUTED) and len(order) > 1:
+                again.append((s, m, order[1:]))
+        queue = again
+    for s in todo:
+        if s.result is None:
+            continue
         what = ("φ' → φ" if s.which == "pre" else "ψ → ψ'") + f" (side-{s.which})"
         if s.result.outcome is Outcome.REFUTED:
-            result.problems.append(
-                Problem(
-                    "refuted",
-                    f"the side condition {what} is false ({solver} found a countermodel)",
-                    s.node.line,
-                    s.node.rule,
-                )
-            )
+            why = f"the side condition {what} is false ({s.result.solver} found a countermodel)"
+            result.problems.append(Problem("refuted", why, s.node.line, s.node.rule))
         elif s.result.outcome is not Outcome.PROVED:
-            why = s.result.message or s.result.outcome.value
-            undecided.append(
-                Problem(
-                    "undecided", f"the side condition {what} is not decided: {why}", s.node.line, s.node.rule
-                )
-            )
+            why = f"the side condition {what} is not decided: {s.result.message or s.result.outcome.value}"
+            undecided.append(Problem("undecided", why, s.node.line, s.node.rule))
     result.problems.sort(key=lambda p: p.line)
     result.problems += undecided
     return result

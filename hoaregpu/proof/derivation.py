@@ -21,13 +21,16 @@ Lines starting with `#` are comments.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .formula import F, Mask, Prog, show_mask
 from .syntax import SyntaxErr, parse_formula_text, parse_mask_text, parse_prog_text, show, show_prog
 
 RULES = ("H-SKIP", "H-SYNC", "H-CONSEQ", "H-SEQ", "H-ASSIGN", "H-IF", "H-WHILE", "H-ASSERT", "H-ASSUME")
 FORMAT_VERSION = "hoaregpu-proof 1"
+T = TypeVar("T")
 
 
 class ProofFormatError(Exception):
@@ -227,14 +230,13 @@ def _build(raw: _Raw) -> Node:
         if key not in raw.fields:
             raise ProofFormatError(f"the {raw.rule} node has no '{key}:' field", raw.line)
 
-    def parsed(key: str, fn: object) -> object:
+    def parsed(key: str, fn: Callable[[str], T]) -> T:
         text, line = raw.fields[key]
         try:
-            return fn(text)  # type: ignore[operator]
+            return fn(text)
         except SyntaxErr as e:
-            raise ProofFormatError(
-                f"in '{key}': {e.message} (column {e.col + 1} of the value)", line
-            ) from None
+            msg = f"in '{key}': {e.message} (column {e.col + 1} of the value)"
+            raise ProofFormatError(msg, line) from None
 
     side = {}
     for key in ("pre", "post"):
@@ -247,10 +249,10 @@ def _build(raw: _Raw) -> Node:
     post = parsed("post", parse_formula_text)
     return Node(
         rule=raw.rule,
-        pre=pre,  # type: ignore[arg-type]
-        mask=mask,  # type: ignore[arg-type]
-        prog=prog,  # type: ignore[arg-type]
-        post=post,  # type: ignore[arg-type]
+        pre=pre,
+        mask=mask,
+        prog=prog,
+        post=post,
         premises=[_build(p) for p in raw.premises],
         line=raw.line,
         side=side,

@@ -142,13 +142,13 @@ def assigned(p: Prog) -> set[str]:
     return set()
 
 
-def annotations(p: Prog) -> list[F]:
+def annotation_formulas(p: Prog) -> list[F]:
     if isinstance(p, PSeq):
-        return annotations(p.first) + annotations(p.second)
+        return annotation_formulas(p.first) + annotation_formulas(p.second)
     if isinstance(p, PIf):
-        return annotations(p.then) + annotations(p.orelse)
+        return annotation_formulas(p.then) + annotation_formulas(p.orelse)
     if isinstance(p, PWhile):
-        return [*p.invariants, *annotations(p.body)]
+        return [*p.invariants, *annotation_formulas(p.body)]
     if isinstance(p, PAssert | PAssume):
         return [p.formula]
     return []
@@ -208,7 +208,7 @@ class KernelInfo:
             elif p in self.nonnegative:
                 parts.append(Bin(BinOp.GE, Name(p), Num(0)))
         olds: set[str] = set()
-        for f in (*self.requires, *self.ensures, *annotations(self.program)):
+        for f in (*self.requires, *self.ensures, *annotation_formulas(self.program)):
             olds |= {n for n in old_vars(f) if n in self.variables}
         for x in sorted(olds):
             parts.append(self._old_equality(x))

@@ -39,7 +39,15 @@ def test_checker_does_not_import_the_vc_generator() -> None:
 
 
 def test_checker_source_names_no_vc_module() -> None:
-    for name in ("checker.py", "smt.py", "syntax.py", "formula.py", "derivation.py", "kernel.py", "replay.py"):
+    for name in (
+        "checker.py",
+        "smt.py",
+        "syntax.py",
+        "formula.py",
+        "derivation.py",
+        "kernel.py",
+        "replay.py",
+    ):
         text = (Path("hoaregpu/proof") / name).read_text()
         assert "hoaregpu.vc" not in text.replace("`hoaregpu.vc`", "") and "from ..vc" not in text
         assert "smt.encode" not in text.replace("`hoaregpu.smt.encode`", "")

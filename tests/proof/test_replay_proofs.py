@@ -1,4 +1,5 @@
-"""Every proof in proofs/ checks, and replays without regression against its records.
+"""Every proof in proofs/ checks, and replays without regression against its records
+(each side condition with the solver that proved it, as `hoaregpu check --replay`).
 
 Timing regressions are reported (printed), not failed on: the suite runs on loaded
 machines. A side condition that is no longer proved, or a changed solver version, fails.
@@ -28,7 +29,7 @@ def test_there_are_proofs() -> None:
 @pytest.mark.parametrize("path", PROOFS)
 def test_proof_checks_and_replays(path: str) -> None:
     proof = read_proof(path)
-    result = check_proof(proof, "z3", OPTIONS, jobs=4)
+    result = check_proof(proof, "z3", OPTIONS, jobs=4, recorded=True)
     assert result.exit_code == 0, result.render()
     changes = compare(result)
     for c in changes:

@@ -24,7 +24,7 @@ SOLVERS = ("z3", "cvc5")
 def results(request: pytest.FixtureRequest) -> tuple[str, dict[str, KernelResult]]:
     solver = request.param
     options = VerifyOptions(
-        solver=solver, solver_options=SolverOptions(timeout=10.0), jobs=os.cpu_count() or 1
+        solver=solver, solver_options=SolverOptions(timeout=20.0), jobs=os.cpu_count() or 1
     )
     run = verify([str(e.path) for e in EXPECTATIONS], options)
     assert not run.errors, [e.render() for e in run.errors]
