@@ -403,7 +403,12 @@ def check_proof(
             undecided.append(m)
             continue
         rec = s.node.side.get(s.which)
-        order = [rec.solver] if recorded and rec is not None and rec.solver else solvers
+        # Replay asks the recorded solver first; the others stay as a fallback, since one
+        # solver can leave undecided (z3: "incomplete quantifiers") what it proved before.
+        if recorded and rec is not None and rec.solver:
+            order = [rec.solver, *(x for x in solvers if x != rec.solver)]
+        else:
+            order = solvers
         queue.append((s, m, order))
     while queue:
         tasks = [SolveTask(m, order[0]) for _, m, order in queue]

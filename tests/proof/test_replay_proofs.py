@@ -29,7 +29,7 @@ def test_there_are_proofs() -> None:
 @pytest.mark.parametrize("path", PROOFS)
 def test_proof_checks_and_replays(path: str) -> None:
     proof = read_proof(path)
-    result = check_proof(proof, "z3", OPTIONS, jobs=4, recorded=True)
+    result = check_proof(proof, ["z3", "cvc5"], OPTIONS, jobs=4, recorded=True)
     assert result.exit_code == 0, result.render()
     changes = compare(result)
     for c in changes:
