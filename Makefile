@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 verify: install
-	$(BIN)/hoaregpu verify specs/
+	$(BIN)/hoaregpu verify --expect specs/
 
 lint: install
 	$(BIN)/ruff check hoaregpu tests bench

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .driver import KernelResult, RunResult, VcResult
+from .expectations import mismatches, read_expectation
 from .solvers import Outcome
 from .solvers.outcome import Value
 from .vc.generate import Query
@@ -172,3 +173,32 @@ def render_json(run: RunResult) -> str:
         "summary": overall_summary(run),
     }
     return json.dumps(doc, indent=2)
+
+
+def expectation_report(run: RunResult, solver: str) -> tuple[list[str], bool]:
+    """Each file's verdicts against its `// expect:` line: lines to print, and whether all match."""
+    by_file: dict[str, list[KernelResult]] = {}
+    for k in run.kernels:
+        by_file.setdefault(k.prepared.path, []).append(k)
+    lines: list[str] = []
+    met = 0
+    for path, kernels in by_file.items():
+        exp = read_expectation(path)
+        if exp is None:
+            lines.append(f"{path}:1:1: error: no `// expect:` line (see specs/README.md) [expectation]")
+            continue
+        outcomes = [
+            (r.vc.origin.kind.value, r.vc.origin.span.line, r.result.outcome)
+            for k in kernels
+            for r in k.results
+        ]
+        problems = mismatches(exp, outcomes, solver)
+        if any(k.vacuous for k in kernels):
+            problems.append("the precondition is contradictory")
+        if problems:
+            differ = "; ".join(problems)
+            lines.append(f"{path}:1:1: error: verdicts differ from the expectation: {differ} [expectation]")
+        else:
+            met += 1
+    lines.append(f"expectations: {met} of {len(by_file)} files as expected")
+    return lines, met == len(by_file)

@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from ..driver import (
-    PreparedKernel,
-    RunResult,
-    VerifyOptions,
-    dump_smt,
-    load_kernels,
-    prepare_kernel,
-    solve,
-    spec_files,
-)
-from ..errors import SpecError
+from ..driver import RunResult, VerifyOptions, dump_smt, prepare, solve
 from ..pretty import show_kernel
-from ..report import render_json, render_text
+from ..report import expectation_report, render_json, render_text
 from ..solvers.config import register_user_solvers
 from ..solvers.portfolio import check_solver
-from .common import EXIT_CODES, add_solver_options, solver_options
+from .common import EXIT_CODES, EXIT_INPUT, add_solver_options, solver_options
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,6 +37,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="also write every VC's SMT-LIB script to DIR/<file-stem>/<kernel>/<NN>-<kind>-L<line>.smt2",
     )
     v.add_argument(
+        "--expect",
+        action="store_true",
+        help="compare each file's verdicts with its `// expect:` line (specs/README.md); "
+        "exit 0 when all match, 1 otherwise",
+    )
+    v.add_argument(
         "--no-cache",
         action="store_true",
         help="do not use the result cache (.hoaregpu-cache/ or $HOAREGPU_CACHE_DIR)",
@@ -64,14 +61,7 @@ def run(args: argparse.Namespace) -> int:
     )
     register_user_solvers(args.solver_cmd)
     check_solver(options.solver)  # an unknown name is an input error before any work
-    prepared: list[PreparedKernel] = []
-    errors: list[SpecError] = []
-    for path in spec_files(args.paths):
-        try:
-            kernels = load_kernels(path)
-            prepared.extend(prepare_kernel(path, k, options.threads) for k in kernels)
-        except SpecError as e:
-            errors.append(e)
+    prepared, errors = prepare(args.paths, options.threads)
     if args.show_core:
         for k in prepared:
             print(f"// {k.path}\n{show_kernel(k.kernel)}\n")
@@ -84,4 +74,8 @@ def run(args: argparse.Namespace) -> int:
         solved = replay_results(solved)
     result = RunResult(tuple(solved), tuple(errors))
     print(render_json(result) if args.json else render_text(result))
+    if args.expect:
+        lines, met = expectation_report(result, options.solver)
+        print("\n".join(lines), file=sys.stderr if args.json else sys.stdout)
+        return EXIT_INPUT if result.errors else (0 if met else 1)
     return result.exit_code

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from .formula import F, Mask, Prog, show_mask
-from .syntax import SyntaxErr, parse_formula_text, parse_mask_text, parse_prog_text, show, show_prog
+from .parse import SyntaxErr, parse_formula_text, parse_mask_text, parse_prog_text
+from .syntax import show, show_prog
 
 RULES = ("H-SKIP", "H-SYNC", "H-CONSEQ", "H-SEQ", "H-ASSIGN", "H-IF", "H-WHILE", "H-ASSERT", "H-ASSUME")
 FORMAT_VERSION = "hoaregpu-proof 1"

@@ -35,18 +35,15 @@ from .formula import (
     PSkip,
     PSync,
     PWhile,
-    all_names,
     and_,
     conj,
-    free_names,
     implies,
     mask_and,
     mask_def,
     mask_expr,
-    rename_var,
-    subst_name,
     sync_pre,
 )
+from .formula_ops import all_names, free_names, rename_var, subst_name
 from .kernel import KernelInfo
 
 

@@ -60,12 +60,9 @@ from .formula import (
     Quant,
     Tid,
     Un,
-    all_names,
     conj,
-    current_vars,
-    old_vars,
-    read_at,
 )
+from .formula_ops import all_names, current_vars, old_vars, read_at
 from .syntax import show_prog
 
 

@@ -42,11 +42,10 @@ from .formula import (
     Quant,
     Tid,
     Un,
-    base_var,
     conjuncts,
     implies,
-    is_primed,
 )
+from .formula_ops import base_var, is_primed
 from .kernel import KernelInfo
 
 MAX_EXPANSION = 64

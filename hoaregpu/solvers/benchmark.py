@@ -11,42 +11,21 @@ Two solvers that prove and refute the same VC are a *disagreement*, listed loudl
 
 from __future__ import annotations
 
-import re
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from hoaregpu.driver import PreparedKernel, prepare
 from hoaregpu.errors import SpecError
+from hoaregpu.expectations import classify, read_expectation
 from hoaregpu.solvers.dispatch import solve_many
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome, SolveTask
 from hoaregpu.solvers.portfolio import DEFINITIVE, check_solver
 from hoaregpu.solvers.registry import get_backend
 
-_EXPECT = re.compile(r"//\s*expect:\s*(verified|failed)\b(.*)")
-_ITEM = re.compile(r"([a-z-]+):(\d+)")
 CLASSES = ("verified correctly", "bugs found", "wrong answers", "unknown/timeout", "not supported")
 _WORST = {"wrong answers": 0, "unknown/timeout": 1, "bugs found": 2, "verified correctly": 2}
-
-
-@dataclass(frozen=True)
-class Expectation:
-    failing: frozenset[tuple[str, int]]  # (kind, line) of the VCs that must be refuted; empty: verified
-
-
-def read_expectation(path: str) -> Expectation | None:
-    """The `// expect:` line (the file's first line), or None when there is none."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            first = f.readline()
-    except OSError:
-        return None
-    m = _EXPECT.match(first.strip())
-    if m is None:
-        return None
-    items = frozenset((k, int(n)) for k, n in _ITEM.findall(m.group(2)))
-    return Expectation(items if m.group(1) == "failed" else frozenset())
 
 
 @dataclass(frozen=True)
@@ -82,19 +61,6 @@ class BenchResult:
     disagreements: list[str]
     unsupported: list[str]
     files: list[str]
-
-
-def classify(expect: Expectation, outcomes: Sequence[tuple[str, int, Outcome]]) -> str:
-    """One repeat of one file: (kind, line, outcome) per VC → a class of CLASSES."""
-    undecided = False
-    for kind, line, outcome in outcomes:
-        want = Outcome.REFUTED if (kind, line) in expect.failing else Outcome.PROVED
-        if outcome in DEFINITIVE and outcome is not want:
-            return "wrong answers"
-        undecided |= outcome not in DEFINITIVE
-    if undecided:
-        return "unknown/timeout"
-    return "bugs found" if expect.failing else "verified correctly"
 
 
 def unavailable(solver: str) -> str | None:

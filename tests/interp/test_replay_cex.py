@@ -11,8 +11,9 @@ import pytest
 from hoaregpu.cli import main
 from hoaregpu.driver import KernelResult, VerifyOptions, load_kernels, prepare_kernel, solve
 from hoaregpu.interp import test_kernel
+from hoaregpu.interp.cex_model import state_from_model
 from hoaregpu.interp.generate import admissible, sampling_generator
-from hoaregpu.interp.replay_cex import ReplayVerdict, replay_counterexample, replay_results, state_from_model
+from hoaregpu.interp.replay_cex import ReplayVerdict, replay_counterexample, replay_results
 from hoaregpu.interp.solver_inputs import AutoInputs, SolverInputs
 from hoaregpu.report import counterexample
 from hoaregpu.solvers import Outcome

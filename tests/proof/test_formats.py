@@ -11,7 +11,8 @@ import pytest
 from hoaregpu.proof.derivation import parse_proof, render
 from hoaregpu.proof.generate import derive_kernel
 from hoaregpu.proof.kernel import load_kernels
-from hoaregpu.proof.syntax import parse_formula_text, parse_prog_text, show, show_prog
+from hoaregpu.proof.parse import parse_formula_text, parse_prog_text
+from hoaregpu.proof.syntax import show, show_prog
 
 SPECS = sorted(str(p) for p in Path("specs").glob("*.cu"))
 

@@ -22,7 +22,7 @@ from hoaregpu.proof.formula import (
     implies,
     mask_expr,
 )
-from hoaregpu.proof.syntax import parse_formula_text
+from hoaregpu.proof.parse import parse_formula_text
 from hoaregpu.solvers import SolverOptions
 from hoaregpu.terms import BinOp
 
