@@ -18,15 +18,13 @@ budget counts thread steps.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
-from ..core import Assert, Assign, Assume, If, Kernel, Seq, Skip, Stmt, Sync, VarKind, While
+from ..core import Assert, Assign, Assume, If, Seq, Skip, Stmt, Sync, VarKind, While
 from ..errors import HoareGpuError
 from ..terms import Term
-from .evaluate import Ctx, EvalError, VecFn, compile_expr
-from .lockstep import Checks, Stop, threads_text
-from .races import RaceDetector
+from .evaluate import EvalError
+from .lockstep import Machine, Stop, threads_text
 from .results import (
     ASSERTION,
     ASSUMPTION,
@@ -37,7 +35,6 @@ from .results import (
     STEP_BUDGET,
     Violation,
 )
-from .values import State
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,34 +79,9 @@ def label(stmt: Stmt, counter: list[int]) -> Node:
     return stmt
 
 
-class Interleaving:
-    def __init__(
-        self,
-        kernel: Kernel,
-        state: State,
-        checks: Checks,
-        seed: int,
-        step_budget: int,
-        races: RaceDetector | None,
-    ) -> None:
-        self.kernel = kernel
-        self.state = state
-        self.n = state.threads
-        self.ctx = Ctx(state, races)
-        self.races = races
-        self.checks = checks
-        self.rng = random.Random(seed)
-        self.budget = step_budget
-        self.steps = 0
-        self.thread_steps = 0
-        self._compiled: dict[int, tuple[Term, VecFn]] = {}
-
+class Interleaving(Machine):
     def ev(self, term: Term, thread: int) -> int:
-        hit = self._compiled.get(id(term))
-        if hit is None:
-            hit = (term, compile_expr(term, self.kernel))
-            self._compiled[id(term)] = hit
-        return hit[1](self.ctx, [thread])[0]
+        return self.expr(term)(self.ctx, [thread])[0]
 
     def run(self, body: Stmt) -> None:
         prog = label(body, [0])

@@ -101,7 +101,10 @@ class Checks:
         return v
 
 
-class Lockstep:
+class Machine:
+    """What both semantics share: the state, checks, seeded choices, the step budget and
+    compiled expressions (cached by node; the term is kept alive so its id stays unique)."""
+
     def __init__(
         self,
         kernel: Kernel,
@@ -130,6 +133,8 @@ class Lockstep:
             self._compiled[id(term)] = hit
         return hit[1]
 
+
+class Lockstep(Machine):
     def _step(self, mask: list[int], span: Span | None) -> None:
         self.ctx.span = span
         self.steps += 1
