@@ -13,7 +13,10 @@ from .solvers import Outcome
 from .solvers.outcome import Value
 from .vc.generate import Query
 
-RACE_BANNER = "hoaregpu: results assume the kernels are free of data races (races are not checked yet)"
+RACE_BANNER = (
+    "hoaregpu: results assume the kernels are free of data races "
+    "(verify does not check races yet; `hoaregpu test` detects them at run time)"
+)
 
 _SEVERITY = {
     Outcome.REFUTED: "error",
