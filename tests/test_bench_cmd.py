@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hoaregpu.cli import main
-from hoaregpu.solvers.benchmark import Expectation, classify, read_expectation
+from hoaregpu.expectations import Expectation, classify, read_expectation
 from hoaregpu.solvers.outcome import Outcome
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
