@@ -7,7 +7,9 @@ in the body. Loops that fail it become
 
     z := e; while z do (P; z := e)
 
-with z a fresh local, which satisfies Lemma 4.5 (z is local, so stable).
+with z a fresh local, which satisfies Lemma 4.5 (z is local, so stable). Loops whose
+condition reads a shared cell only at `x[tid]`, written by the body only at `x[tid]`,
+are stable as well (see `is_monotonic_by_lemma_4_4`) and are left alone.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import replace
 from itertools import count
 
 from . import core
-from .terms import Term, Var, subterms
+from .terms import Term, ThreadId, Var, subterms
 
 
 def shared_vars_read(kernel: core.Kernel, e: Term) -> set[str]:
@@ -27,8 +29,35 @@ def shared_vars_read(kernel: core.Kernel, e: Term) -> set[str]:
     }
 
 
+def _assignments(stmt: core.Stmt, target: str) -> list[core.Assign]:
+    if isinstance(stmt, core.Assign):
+        return [stmt] if stmt.target == target else []
+    if isinstance(stmt, core.Seq):
+        return [a for s in stmt.stmts for a in _assignments(s, target)]
+    if isinstance(stmt, core.If):
+        return _assignments(stmt.then, target) + _assignments(stmt.orelse, target)
+    if isinstance(stmt, core.While):
+        return _assignments(stmt.body, target)
+    return []
+
+
+def _thread_private(x: str, loop: core.While) -> bool:
+    """x is read by the condition only as x[tid], and written by the body only as x[tid]."""
+    own = (ThreadId(),)
+    reads = [t for t in subterms(loop.cond) if isinstance(t, Var) and t.name == x]
+    return all(t.indices == own for t in reads) and all(a.indices == own for a in _assignments(loop.body, x))
+
+
 def is_monotonic_by_lemma_4_4(kernel: core.Kernel, loop: core.While) -> bool:
-    return not (shared_vars_read(kernel, loop.cond) & core.assigned_vars(loop.body))
+    """Lemma 4.4, extended to thread-private cells.
+
+    The lemma: no shared variable read by the condition is assigned in the body. The
+    extension: such a variable is fine when the condition reads it only as x[tid] and the
+    body writes it only as x[tid]. Then an inactive thread i's condition reads x[i] alone,
+    and the active threads j ≠ i write only x[j], so the condition at i cannot change: it
+    is stable (Definition 4.1), which is all Lemma 4.2 needs."""
+    shared_written = shared_vars_read(kernel, loop.cond) & core.assigned_vars(loop.body)
+    return all(_thread_private(x, loop) for x in shared_written)
 
 
 def make_monotonic(kernel: core.Kernel) -> core.Kernel:

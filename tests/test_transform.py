@@ -165,3 +165,29 @@ def test_paper_section_4_1_loop_is_unsound_without_the_transform_and_refuted_wit
         "loop-invariant-preserved": PROVED,
         "postcondition": REFUTED,
     }
+
+
+def test_thread_private_cells_keep_the_loop_as_is() -> None:
+    """Lemma 4.4 extended: the condition reads a[tid] and the body writes only a[tid], so an
+    inactive thread's condition cannot change; no transform is needed."""
+    k = lower(
+        """
+        __global__ void k(int *a) {
+            while (a[threadIdx.x] < 10) { a[threadIdx.x] = a[threadIdx.x] + 1; }
+        }
+        """
+    )
+    assert make_monotonic(k) is k
+
+
+def test_a_write_to_another_threads_cell_needs_the_transform() -> None:
+    k = lower(
+        """
+        __global__ void k(int *a) {
+            while (a[threadIdx.x] < 10) { a[threadIdx.x + 1] = a[threadIdx.x] + 1; }
+        }
+        """
+    )
+    out = make_monotonic(k)
+    assert out is not k
+    assert any(d.name.startswith("z.") for d in out.decls)

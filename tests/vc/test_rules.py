@@ -762,14 +762,7 @@ def test_nested_loops_with_per_thread_counters() -> None:
     assert {v.outcome for v in verdicts(src)} == {PROVED}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="after the §4.1 transform the exit fact is none(m && z.1), and no invariant can "
-    "mention the synthetic z.1, so the (true) exit condition of a loop that reads a shared "
-    "cell it writes is lost; each thread here touches only a[tid], so the loop is monotonic",
-)
-def test_exit_condition_of_a_transformed_loop_is_usable() -> None:
+def test_exit_condition_of_a_thread_private_loop_is_usable() -> None:
     src = """
         /*@ ensures a[tid] >= 10; */
         __global__ void k(int *a) {
