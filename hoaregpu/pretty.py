@@ -22,26 +22,6 @@ from .terms import (
     Var,
 )
 
-# Binding strength: higher binds tighter (C precedence, formulas' `==>`/`<==>` lowest).
-_PREC = {
-    BinOp.IFF: 1,
-    BinOp.IMPLIES: 2,
-    BinOp.OR: 4,
-    BinOp.AND: 5,
-    BinOp.EQ: 6,
-    BinOp.NE: 6,
-    BinOp.LT: 7,
-    BinOp.LE: 7,
-    BinOp.GT: 7,
-    BinOp.GE: 7,
-    BinOp.SHL: 8,
-    BinOp.SHR: 8,
-    BinOp.ADD: 9,
-    BinOp.SUB: 9,
-    BinOp.MUL: 10,
-    BinOp.DIV: 10,
-    BinOp.MOD: 10,
-}
 _COND_PREC = 3
 _UNARY_PREC = 11
 _ATOM_PREC = 12
@@ -66,7 +46,7 @@ def _show(t: Term) -> tuple[str, int]:
     if isinstance(t, Var):
         return (t.name + "".join(f"[{show_term(i)}]" for i in t.indices), _ATOM_PREC)
     if isinstance(t, Binary):
-        p = _PREC[t.op]
+        p = t.op.precedence
         right_assoc = t.op is BinOp.IMPLIES
         left = _paren(t.left, p + 1 if right_assoc else p)
         right = _paren(t.right, p if right_assoc else p + 1)

@@ -43,8 +43,33 @@ class BinOp(Enum):
     def is_logical(self) -> bool:
         return self in (BinOp.AND, BinOp.OR, BinOp.IMPLIES, BinOp.IFF)
 
+    @property
+    def precedence(self) -> int:
+        """Binding strength for printing: higher binds tighter (C's order; `==>`, `<==>` lowest).
+        The conditional `?:` sits at 3, between `==>` and `||`."""
+        return _PRECEDENCE[self]
+
 
 _COMPARISONS = frozenset({BinOp.LT, BinOp.LE, BinOp.GT, BinOp.GE, BinOp.EQ, BinOp.NE})
+_PRECEDENCE = {
+    BinOp.IFF: 1,
+    BinOp.IMPLIES: 2,
+    BinOp.OR: 4,
+    BinOp.AND: 5,
+    BinOp.EQ: 6,
+    BinOp.NE: 6,
+    BinOp.LT: 7,
+    BinOp.LE: 7,
+    BinOp.GT: 7,
+    BinOp.GE: 7,
+    BinOp.SHL: 8,
+    BinOp.SHR: 8,
+    BinOp.ADD: 9,
+    BinOp.SUB: 9,
+    BinOp.MUL: 10,
+    BinOp.DIV: 10,
+    BinOp.MOD: 10,
+}
 
 
 class UnOp(Enum):

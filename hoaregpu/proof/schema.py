@@ -26,7 +26,7 @@ from .formula import (
     show_mask,
     sync_pre,
 )
-from .formula_ops import alpha_eq, base_var, free_names, is_primed, rename_var
+from .formula_ops import all_names, alpha_eq, base_var, free_names, is_primed, rename_var
 from .kernel import KernelInfo
 from .syntax import show, show_prog
 
@@ -115,8 +115,9 @@ def check_node(n: Node, info: KernelInfo) -> None:
             is_primed(xp) and base_var(xp) == p.target,
             f"H-ASSIGN: x' must be a primed {p.target}, like {p.target}'1",
         )
+        # Not even bound: φ[x'/x] would be captured by a `\forall x'` or `\forall int x'` in φ.
         _need(
-            xp not in free_names(n.post), f"H-ASSIGN: x' = {xp} is not fresh: it occurs in the postcondition"
+            xp not in all_names(n.post), f"H-ASSIGN: x' = {xp} is not fresh: it occurs in the postcondition"
         )
         expected = FnForall(
             xp,

@@ -42,25 +42,6 @@ from .formula import (
 
 # ---------------------------------------------------------------- printing
 
-_PREC = {
-    BinOp.IFF: 1,
-    BinOp.IMPLIES: 2,
-    BinOp.OR: 4,
-    BinOp.AND: 5,
-    BinOp.EQ: 6,
-    BinOp.NE: 6,
-    BinOp.LT: 7,
-    BinOp.LE: 7,
-    BinOp.GT: 7,
-    BinOp.GE: 7,
-    BinOp.SHL: 8,
-    BinOp.SHR: 8,
-    BinOp.ADD: 9,
-    BinOp.SUB: 9,
-    BinOp.MUL: 10,
-    BinOp.DIV: 10,
-    BinOp.MOD: 10,
-}
 _COND, _UNARY, _AT, _ATOM = 3, 11, 12, 13
 
 
@@ -83,7 +64,7 @@ def _show(f: F) -> tuple[str, int]:
     if isinstance(f, Name):
         return (f.name + "".join(f"[{show(i)}]" for i in f.indices), _ATOM)
     if isinstance(f, Bin):
-        p = _PREC[f.op]
+        p = f.op.precedence
         right_assoc = f.op is BinOp.IMPLIES
         left = _paren(f.left, p + 1 if right_assoc else p)
         right = _paren(f.right, p if right_assoc else p + 1)
