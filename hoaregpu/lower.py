@@ -283,6 +283,11 @@ def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
                 kind, role = core.VarKind.SHARED, core.VarRole.SCALAR_PARAM
             params.append(lw.declare(p.name, kind, p.dims, role, p.type, p.span))
         requires = tuple(lw.formula(c) for c in k.requires)
+        for stmt in k.body.stmts:  # C: the parameters and the outermost block share one scope
+            if isinstance(stmt, syntax.Decl):
+                for dc in stmt.declarators:
+                    if dc.name in {p.name for p in k.params}:
+                        raise SpecError(f"'{dc.name}' redeclares a parameter of {k.name}", dc.span)
         with lw.scope():
             body = lw.stmts(k.body.stmts)
             # `ensures` sees the parameters and the body's outermost declarations (final values).

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from . import core
 from .driver import KernelResult, RunResult, VcResult
 from .expectations import mismatches, read_expectation
 from .solvers import Outcome
@@ -95,6 +96,29 @@ def vacuity_lines(k: KernelResult) -> list[str]:
     ]
 
 
+def _assumes(s: core.Stmt) -> list[core.Assume]:
+    if isinstance(s, core.Assume):
+        return [s]
+    if isinstance(s, core.Seq):
+        return [a for x in s.stmts for a in _assumes(x)]
+    if isinstance(s, core.If):
+        return _assumes(s.then) + _assumes(s.orelse)
+    if isinstance(s, core.While):
+        return _assumes(s.body)
+    return []
+
+
+def assumption_lines(k: KernelResult) -> list[str]:
+    """A note per `assume` clause: the kernel's verdict is conditional on it (spec language §3:
+    an assumption is taken as true and reported as such; a false one makes VCs hold vacuously)."""
+    kernel = k.prepared.kernel
+    return [
+        f"{a.formula.span}: note: the verdict of kernel {kernel.name} assumes this clause "
+        "without proving it [assumption]"
+        for a in _assumes(kernel.body)
+    ]
+
+
 def kernel_summary(k: KernelResult) -> str:
     counts = Counter(r.result.outcome for r in k.results)
     parts = [f"{n} {o.value}" for o, n in sorted(counts.items(), key=lambda x: list(Outcome).index(x[0]))]
@@ -122,6 +146,7 @@ def render_text(run: RunResult) -> str:
         lines.append(e.render())
     for k in run.kernels:
         lines += vacuity_lines(k)
+        lines += assumption_lines(k)
         for r in k.results:
             lines += vc_lines(r)
     for k in run.kernels:
@@ -168,6 +193,7 @@ def render_json(run: RunResult) -> str:
                 "file": k.prepared.path,
                 "verdict": k.verdict,
                 "threads": k.prepared.threads,
+                "assumptions": [str(a.formula.span) for a in _assumes(k.prepared.kernel.body)],
                 "frontend_seconds": round(k.prepared.frontend_seconds, 4),
                 "vcs": [_vc_json(r) for r in k.results],
             }

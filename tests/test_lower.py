@@ -370,3 +370,16 @@ def test_requires_blockdim_equal_literal_fixes_the_thread_count(clause: str, exp
         assert any(
             isinstance(f.term, Binary) and ThreadCount() in (f.term.left, f.term.right) for f in k.requires
         )
+
+
+def test_outermost_declaration_may_not_redeclare_a_parameter() -> None:
+    """C: a function's parameters and its outermost block share one scope."""
+    from hoaregpu.errors import SpecError
+    from hoaregpu.lower import lower_file
+    from hoaregpu.parser import parse_text
+
+    src = "__global__ void k(int *a, int n) {\n    int n = 5;\n    a[0] = n;\n}\n"
+    with pytest.raises(SpecError) as err:
+        lower_file(parse_text(src, "redecl.cu"))
+    assert err.value.span.line == 2
+    assert "redeclares a parameter" in err.value.message

@@ -21,13 +21,13 @@ from typing import TypeVar
 
 import pyparsing as pp
 
-from ..errors import Span, SpecError, register_source
+from ..errors import Span, SpecError, UnsupportedError, register_source
 from ..syntax import Define, KernelDef, SpecFile
 from ..terms import Term
 from . import grammar
 from .context import ParseContext, parsing
 from .diagnostics import to_spec_error
-from .preprocess import LineMap, RawDefine, preprocess
+from .preprocess import LineMap, RawDefine, atomic_define_value, preprocess
 
 __all__ = ["parse_expr", "parse_file", "parse_formula", "parse_text"]
 
@@ -92,6 +92,15 @@ def _defines(c: ParseContext, raws: tuple[RawDefine, ...]) -> tuple[Define, ...]
         c.furthest = 0
         value = _one(grammar.EXPR_ONLY, raw.value, c)
         c.base = 0
+        if not atomic_define_value(raw.value):
+            # C expands a macro as text: with `#define M 2+1`, `M * 2` is `2+1*2`. The value
+            # is substituted as one subterm, so only values that parse the same either way pass.
+            line, col = c.lines.linecol(raw.value_offset)
+            raise UnsupportedError(
+                f"'#define {raw.name}' with a value that is not one token or one parenthesised expression",
+                Span(c.path, line, col),
+                f"write '#define {raw.name} ({raw.value})' (C substitutes the text, not the expression)",
+            )
         c.defines[raw.name] = (raw.name_offset, value)
         line, col = c.lines.linecol(raw.name_offset)
         out.append(Define(raw.name, value, Span(c.path, line, col)))

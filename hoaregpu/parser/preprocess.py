@@ -216,3 +216,20 @@ def _directive(
     seen[name] = name_at
     value_at = word_at + m.end() + (len(rest) - len(rest.lstrip()))
     defines.append(RawDefine(name, name_at, value, value_at))
+
+
+_SIGNED_TOKEN = re.compile(r"[+-]?[ \t]*[A-Za-z0-9_]+")
+
+
+def atomic_define_value(value: str) -> bool:
+    """One (optionally signed) token, or one expression wholly inside a pair of parentheses."""
+    if _SIGNED_TOKEN.fullmatch(value):
+        return True
+    if not (value.startswith("(") and value.endswith(")")):
+        return False
+    depth = 0
+    for i, ch in enumerate(value):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and i < len(value) - 1:
+            return False  # the first '(' closes before the end: `(a) + (b)`
+    return True
