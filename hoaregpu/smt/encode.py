@@ -10,7 +10,7 @@ capture-avoiding).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pysmt.environment import Environment
@@ -265,53 +265,47 @@ class Encoder:
     def _binary(self, t: Binary, thread: FNode | None, bound: Mapping[str, FNode], old: bool) -> FNode:
         m = self.mgr
         op = t.op
-        if op.is_logical:
-            a = self._bool(self._value(t.left, thread, bound, old))
-            b = self._bool(self._value(t.right, thread, bound, old))
-            if op is BinOp.AND:
-                return m.And(a, b)
-            if op is BinOp.OR:
-                return m.Or(a, b)
-            if op is BinOp.IMPLIES:
-                return m.Implies(a, b)
-            return m.Iff(a, b)
         if op in (BinOp.SHL, BinOp.SHR):
             amount = _constant_shift(t)
             x = self._int(self._value(t.left, thread, bound, old))
             factor = m.Int(2**amount)
             # `>>` of a negative value is an arithmetic shift: floor division, as SMT's div.
             return m.Times(x, factor) if op is BinOp.SHL else m.Div(x, factor)
-        a = self._int(self._value(t.left, thread, bound, old))
-        b = self._int(self._value(t.right, thread, bound, old))
-        if op is BinOp.ADD:
-            return m.Plus(a, b)
-        if op is BinOp.SUB:
-            return m.Minus(a, b)
-        if op is BinOp.MUL:
-            return m.Times(a, b)
+        # Logical operators take conditions (non-zero is true), the others integers.
+        coerce = self._bool if op.is_logical else self._int
+        a = coerce(self._value(t.left, thread, bound, old))
+        b = coerce(self._value(t.right, thread, bound, old))
         if op is BinOp.DIV:
             return self.c_div(a, b)
-        if op is BinOp.MOD:
+        if op is BinOp.MOD:  # C: a == (a / b) * b + a % b
             return m.Minus(a, m.Times(b, self.c_div(a, b)))
-        if op is BinOp.LT:
-            return m.LT(a, b)
-        if op is BinOp.LE:
-            return m.LE(a, b)
-        if op is BinOp.GT:
-            return m.GT(a, b)
-        if op is BinOp.GE:
-            return m.GE(a, b)
-        if op is BinOp.EQ:
-            return m.Equals(a, b)
         if op is BinOp.NE:
             return m.Not(m.Equals(a, b))
-        raise AssertionError(f"unexpected operator {op}")
+        build: Callable[[FNode, FNode], FNode] = getattr(m, _MANAGER_OP[op])
+        return build(a, b)
 
     def c_div(self, a: FNode, b: FNode) -> FNode:
         """C division, truncating toward zero, from SMT-LIB's div (which truncates like C when a >= 0)."""
         m = self.mgr
         zero = m.Int(0)
         return m.Ite(m.GE(a, zero), m.Div(a, b), m.Minus(zero, m.Div(m.Minus(zero, a), b)))
+
+
+# pySMT formula-manager methods for the operators that map one to one.
+_MANAGER_OP = {
+    BinOp.AND: "And",
+    BinOp.OR: "Or",
+    BinOp.IMPLIES: "Implies",
+    BinOp.IFF: "Iff",
+    BinOp.ADD: "Plus",
+    BinOp.SUB: "Minus",
+    BinOp.MUL: "Times",
+    BinOp.LT: "LT",
+    BinOp.LE: "LE",
+    BinOp.GT: "GT",
+    BinOp.GE: "GE",
+    BinOp.EQ: "Equals",
+}
 
 
 def _constant_shift(t: Binary) -> int:
