@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
 from .commands import bench, check, prove, run, solvers, test, verify
-from .commands.common import EXIT_CODES, EXIT_INPUT
+from .commands.common import EXIT_CODES, EXIT_INPUT, EXIT_INTERNAL
 from .errors import HoareGpuError, SpecError
 
 COMMANDS = (verify, run, test, solvers, bench, prove, check)
@@ -46,6 +47,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("hoaregpu: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # a bug in hoaregpu, not in the input: say so, never a bare traceback
+        if os.environ.get("HOAREGPU_DEBUG"):
+            raise
+        print(
+            f"hoaregpu: internal error: {type(e).__name__}: {e}\n"
+            "This is a bug in hoaregpu, not in your input; rerun with HOAREGPU_DEBUG=1 for the "
+            "traceback and report it.",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

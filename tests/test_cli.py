@@ -209,3 +209,21 @@ def test_fake_solver_answering_unknown_gives_exit_2(
     (k,) = doc["kernels"]
     assert k["verdict"] == "unknown"
     assert {v["outcome"] for v in k["vcs"]} == {"unknown"}
+
+
+def test_internal_error_is_reported_as_such_with_exit_4(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bug (here: a lowering stage that crashes) is not shown as a bare traceback."""
+    import hoaregpu.driver
+
+    def crash(path: str) -> None:
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.delenv("HOAREGPU_DEBUG", raising=False)
+    monkeypatch.setattr(hoaregpu.driver, "load_kernels", crash)
+    code = main(["verify", "specs/at_thread.cu", "--no-cache"])
+    err = capsys.readouterr().err
+    assert code == 4
+    assert "internal error: ZeroDivisionError: boom" in err
+    assert "Traceback" not in err

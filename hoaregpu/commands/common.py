@@ -11,9 +11,10 @@ EXIT_CODES = """exit codes:
   0  every verification condition proved
   1  some verification condition refuted (a counterexample exists)
   2  nothing refuted, but some VC unknown, timed out or hit a solver error
-  3  input error (bad spec file or command line)"""
+  3  input error (bad spec file or command line)
+  4  internal error (a bug in hoaregpu; HOAREGPU_DEBUG=1 shows the traceback)"""
 
-EXIT_PROVED, EXIT_REFUTED, EXIT_UNDECIDED, EXIT_INPUT = 0, 1, 2, 3
+EXIT_PROVED, EXIT_REFUTED, EXIT_UNDECIDED, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 
 def add_solver_options(p: argparse.ArgumentParser) -> None:
