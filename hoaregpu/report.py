@@ -78,6 +78,8 @@ def vc_lines(r: VcResult) -> list[str]:
         lines += [f"note: {line}" for line in counterexample(r.vc.queries, r.result.values)]
         if r.replay is not None:
             lines.append(f"note: {r.replay.note}")
+    elif r.replay is not None and r.replay.confirmed:
+        lines.append(f"note: undecided by the solver, but a run violates this clause: {r.replay.detail}")
     lines.append(f"note: by {origin.rule}, checked with {r.result.solver}")
     return lines
 

@@ -293,8 +293,42 @@ def _replay(
     return ReplayVerdict(False, f"{prefix}: {why} ({where})", n, inputs, last)
 
 
+EVIDENCE_TRIALS = 60  # random runs tried for a VC the solver left undecided
+EVIDENCE_SECONDS = 5.0
+
+
+def execution_evidence(
+    kernel: Kernel, origin: Origin, threads: int | None, seconds: float = EVIDENCE_SECONDS
+) -> ReplayVerdict | None:
+    """For a VC the solver left undecided: random runs (as `hoaregpu test`) that violate
+    that very clause, or None. A concrete violation shows the kernel wrong there; the VC
+    itself stays undecided (what the solver said is reported as it is)."""
+    from .testing import test_kernel
+
+    if origin.kind not in _KIND:
+        return None
+    span = (threads, threads) if threads is not None else (1, 4)
+    try:
+        with _deadline(seconds):
+            result = test_kernel(kernel, span, trials=EVIDENCE_TRIALS, seed=0, races_fail=False)
+    except _Timeout:
+        return None
+    except Exception:  # evidence is a bonus: it must never break `verify`
+        return None
+    run = result.counterexample
+    if run is None:
+        return None
+    hit = next((v for v in run.failures if _matches(v, origin)), None)
+    if hit is None:
+        return None
+    shown = json.dumps(run.inputs, separators=(",", ":"))
+    detail = f"{_violation_text(hit)} ({run.threads} threads, inputs {shown})"
+    return ReplayVerdict(True, detail, run.threads, run.inputs, run)
+
+
 def replay_results(kernels: Sequence[KernelResult]) -> list[KernelResult]:
-    """`kernels` with a `replay` verdict on every refuted VC (`hoaregpu verify` without --no-replay)."""
+    """`kernels` with a `replay` verdict on every refuted VC (`hoaregpu verify` without
+    --no-replay), and execution evidence on undecided ones where random runs find it."""
     from dataclasses import replace
 
     out: list[KernelResult] = []
@@ -311,6 +345,10 @@ def replay_results(kernels: Sequence[KernelResult]) -> list[KernelResult]:
                     script=r.vc.script,
                 )
                 r = replace(r, replay=verdict)
+            elif r.result.outcome in (Outcome.UNKNOWN, Outcome.TIMEOUT):
+                evidence = execution_evidence(k.prepared.kernel, r.vc.origin, k.prepared.threads)
+                if evidence is not None:
+                    r = replace(r, replay=evidence)
             results.append(r)
         out.append(replace(k, results=tuple(results)))
     return out

@@ -116,3 +116,26 @@ def test_solver_inputs_hit_a_hard_requires() -> None:
     r = test_kernel(kernel, (1, 3), 10, seed=1, generator=AutoInputs())
     assert not r.ok and r.counterexample is not None
     assert r.counterexample.inputs["m"] == 4117
+
+
+def test_undecided_vc_gets_execution_evidence_only_when_a_run_violates_its_clause() -> None:
+    """bug_wrong_index's preservation VC is undecided by both solvers; random runs show
+    that very invariant violated. A correct kernel's clause gets no evidence."""
+    from hoaregpu.driver import load_kernels
+    from hoaregpu.errors import Span
+    from hoaregpu.interp.replay_cex import execution_evidence
+    from hoaregpu.transform import make_monotonic
+    from hoaregpu.vc.kinds import Origin, VcKind
+
+    (bug,) = load_kernels("specs/bug_wrong_index.cu")
+    origin = Origin(VcKind.LOOP_INVARIANT_PRESERVED, Span("specs/bug_wrong_index.cu", 13, 9), "H-WHILE")
+    evidence = execution_evidence(make_monotonic(bug), origin, 4)
+    assert evidence is not None and evidence.confirmed
+    assert "specs/bug_wrong_index.cu:13:9" in evidence.detail and "[loop-invariant]" in evidence.detail
+
+    other_clause = Origin(VcKind.LOOP_INVARIANT_PRESERVED, Span("specs/bug_wrong_index.cu", 11, 9), "H-WHILE")
+    assert execution_evidence(make_monotonic(bug), other_clause, 4) is None
+
+    (good,) = load_kernels("specs/vector_add_fixed4.cu")
+    post = Origin(VcKind.POSTCONDITION, Span("specs/vector_add_fixed4.cu", 5, 5), "H-CONSEQ")
+    assert execution_evidence(make_monotonic(good), post, 4) is None
