@@ -114,6 +114,11 @@ class FormulaChecker:
 
     # ---- entry point -------------------------------------------------------------------
     def check(self, formula: Formula, mask: list[int]) -> Failure | None:
+        """The clause at the threads of `mask`; None when it holds. With no thread active a
+        clause says nothing, even a global one (README, "Specification part"; the VC
+        generator's `formula_active` and the proof checker's `read_active` agree)."""
+        if not mask:
+            return None
         self._window = None
         per_thread = mentions_thread(formula.term, self.kernel)
         threads: list[int | None] = list(mask) if per_thread else [None]

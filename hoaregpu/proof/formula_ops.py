@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..terms import BinOp
+from ..terms import BinOp, UnOp
 from .formula import (
     AllNone,
     AssignP,
@@ -273,3 +273,14 @@ def read_at(phi: F, m: Mask, local: Callable[[str], bool], avoid: set[str]) -> F
     if m:
         guard = Bin(BinOp.AND, guard, At(mask_expr(m), Name(t)))
     return Quant(True, (t,), Bin(BinOp.IMPLIES, guard, At(phi, Name(t))))
+
+
+def read_active(phi: F, m: Mask, local: Callable[[str], bool], avoid: set[str]) -> F:
+    """A clause of a statement (`assert`, `assume`, loop invariant) read at the threads of m.
+
+    A per-thread clause is `read_at`. A global clause under m ≠ T is `!\\none(m) ==> φ`: it
+    speaks only when some thread is active (a statement no thread executes says nothing),
+    the reading of the VC generator and of the interpreters. Under T it is φ (N >= 1)."""
+    if not m or is_per_thread(phi, local):
+        return read_at(phi, m, local, avoid)
+    return Bin(BinOp.IMPLIES, Un(UnOp.NOT, AllNone(False, mask_expr(m))), phi)

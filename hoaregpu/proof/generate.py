@@ -12,7 +12,10 @@
   and the facts of the root precondition about variables the kernel never assigns (the
   VC generator keeps such facts by "havoc"; in a derivation they must be in the invariant).
   The body gets an H-CONSEQ from `J && \\all(e == z)`; the exit `J && \\none(m && e) → ψ`.
-- H-ASSERT / H-ASSUME (extensions for the spec language's `assert` / `assume`).
+- H-ASSERT / H-ASSUME (extensions for the spec language's `assert` / `assume`), the
+  clause read at the active threads (`read_active`: a global clause under m ≠ T is
+  `!\\none(m) ==> φ`, so it says nothing where no thread runs). Loop invariants are read
+  the same way.
 
 The root is an H-CONSEQ from the kernel's contract. Side conditions are left to the checker.
 """
@@ -79,8 +82,8 @@ class Generator:
         if isinstance(p, PWhile):
             return self.h_while(p, m, post)
         if isinstance(p, PAssert):
-            return Node("H-ASSERT", and_(self.info.read(p.formula, m), post), m, p, post)
-        return Node("H-ASSUME", implies(self.info.read(p.formula, m), post), m, p, post)
+            return Node("H-ASSERT", and_(self.info.read_active(p.formula, m), post), m, p, post)
+        return Node("H-ASSUME", implies(self.info.read_active(p.formula, m), post), m, p, post)
 
     def h_skip(self, p: PSkip, m: Mask, post: F) -> Node:
         return Node("H-SKIP", post, m, p, post)
@@ -110,7 +113,7 @@ class Generator:
         return Node("H-IF", pre, m, p, post, [conseq, orelse])
 
     def h_while(self, p: PWhile, m: Mask, post: F) -> Node:
-        invariant = conj([*(self.info.read(i, m) for i in p.invariants), *self.frame])
+        invariant = conj([*(self.info.read_active(i, m) for i in p.invariants), *self.frame])
         z = self.fresh_z()
         while z in all_names(invariant) | all_names(post):
             z = self.fresh_z()

@@ -62,7 +62,7 @@ from .formula import (
     Un,
     conj,
 )
-from .formula_ops import all_names, current_vars, old_vars, read_at
+from .formula_ops import all_names, current_vars, old_vars, read_active, read_at
 from .syntax import show_prog
 
 
@@ -186,6 +186,10 @@ class KernelInfo:
 
     def read(self, phi: F, m: tuple[tuple[str, bool], ...] = ()) -> F:
         return read_at(phi, m, self.is_local, self.avoid())
+
+    def read_active(self, phi: F, m: tuple[tuple[str, bool], ...]) -> F:
+        """An assert/assume/invariant clause at m: says nothing when no thread is active."""
+        return read_active(phi, m, self.is_local, self.avoid())
 
     def pre_parts(self) -> list[F]:
         """The root's precondition, conjunct by conjunct (proofs/README.md):

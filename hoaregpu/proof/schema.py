@@ -169,7 +169,9 @@ def check_node(n: Node, info: KernelInfo) -> None:
         assert isinstance(p, PAssert)
         _premises(n, 0)
         _same(
-            n.pre, and_(info.read(p.formula, n.mask), n.post), "H-ASSERT: the precondition is φ (at m) && ψ"
+            n.pre,
+            and_(info.read_active(p.formula, n.mask), n.post),
+            "H-ASSERT: the precondition is φ (at the active threads of m) && ψ",
         )
     elif r == "H-ASSUME":
         _need(isinstance(p, PAssume), f"H-ASSUME is for `assume {{φ}}`, not `{show_prog(p)}`")
@@ -177,8 +179,8 @@ def check_node(n: Node, info: KernelInfo) -> None:
         _premises(n, 0)
         _same(
             n.pre,
-            implies(info.read(p.formula, n.mask), n.post),
-            "H-ASSUME: the precondition is φ (at m) ==> ψ",
+            implies(info.read_active(p.formula, n.mask), n.post),
+            "H-ASSUME: the precondition is φ (at the active threads of m) ==> ψ",
         )
 
 

@@ -196,6 +196,19 @@ class Encoder:
         body = self._bool(self._value(f, t, {}, old=False))
         return self.mgr.ForAll([t], self.mgr.Implies(self.active(mask, t), body))
 
+    def formula_active(self, f: Term, mask: Mask) -> FNode:
+        """An `assert`/`assume`/loop-invariant clause under `mask`: it speaks of the active
+        threads only.
+
+        Per thread it is `formula` (∀t ∈ m. φ[t/tid], vacuous when m is empty). A global φ
+        is `(∃t ∈ m) → φ`: a statement no thread executes says nothing, as in the
+        interpreters, which skip it. Assuming a bare global φ under an empty mask (e.g.
+        `assume false;` in `if (tid >= ntid)`) would make every later VC hold vacuously."""
+        body = self.formula(f, mask)
+        if mask.is_all or self.is_per_thread(f):
+            return body  # T always has a thread: N >= 1 is an entry fact
+        return self.mgr.Implies(self.mgr.Not(self.none_active(mask)), body)
+
     # -- the translation ---------------------------------------------------------
 
     def _int(self, v: FNode) -> FNode:

@@ -104,9 +104,10 @@ def wp_while(stmt: core.While, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
     """H-WHILE: {I ∧ e = z} m && z ⇒ P {I} gives {I} m ⇒ while e do P {I ∧ none(m && e)},
     with H-CONSEQ: the precondition must imply I (entry), I ∧ none(m && e) the postcondition.
 
-    Each invariant clause is read at the loop's mask m and is its own obligation."""
+    Each invariant clause is read at the loop's mask m (a global clause says nothing when
+    no thread reaches the loop, as for assert/assume) and is its own obligation."""
     enc = ctx.enc
-    clauses = [(inv, enc.formula(inv.term, mask)) for inv in stmt.invariants]
+    clauses = [(inv, enc.formula_active(inv.term, mask)) for inv in stmt.invariants]
     invariant = enc.mgr.And([f for _, f in clauses])
 
     def obligations(kind: VcKind) -> Goal:
@@ -139,12 +140,16 @@ def _frame(enc: Encoder, name: str, new: FNode, mask: Mask) -> FNode:
 
 
 def wp_assert(stmt: core.Assert, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
-    """`assert φ` (H-CONSEQ): φ must hold at the active threads; then it is assumed."""
-    f = ctx.enc.formula(stmt.formula.term, mask)
+    """`assert φ` (H-CONSEQ): φ must hold at the active threads; then it is assumed.
+
+    Both read φ with `formula_active`: under an empty mask the assertion is no obligation
+    and no fact (README, "Specification part")."""
+    f = ctx.enc.formula_active(stmt.formula.term, mask)
     origin = Origin(VcKind.ASSERTION, stmt.formula.span, "H-CONSEQ")
     return conj(GLeaf(f, origin), GImp(f, post))
 
 
 def wp_assume(stmt: core.Assume, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
-    """`assume φ` (H-CONSEQ with a stronger precondition): φ → Q."""
-    return GImp(ctx.enc.formula(stmt.formula.term, mask), post)
+    """`assume φ` (H-CONSEQ with a stronger precondition): φ → Q, with φ read at the active
+    threads only (a global φ under mask m is `(∃t ∈ m) → φ`, see `formula_active`)."""
+    return GImp(ctx.enc.formula_active(stmt.formula.term, mask), post)
