@@ -12,6 +12,7 @@ the interpreter shows the violation; correct ones must verify, prove and run cle
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,8 +20,6 @@ from typing import Any
 import pytest
 
 from hoaregpu.cli import main
-from hoaregpu.lower import lower_file
-from hoaregpu.parser import parse_text
 from hoaregpu.proof.checker import check_proof, structure
 from hoaregpu.proof.derivation import parse_proof, render
 from hoaregpu.proof.formula import PAssume, implies
@@ -241,17 +240,19 @@ def test_prove_and_check(tmp_path: Path, case: Case) -> None:
 
 @pytest.mark.parametrize("semantics", ["lockstep", "interleave"])
 @pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_run(case: Case, semantics: str) -> None:
-    from hoaregpu.interp.run import run_kernel
-
-    (kernel,) = lower_file(parse_text(case.src, f"{case.name}.cu"))
-    result = run_kernel(kernel, case.threads, case.inputs, seed=1, semantics=semantics)
-    kinds = {v.kind for v in result.failures}
+def test_run(tmp_path: Path, case: Case, semantics: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`hoaregpu run` (both semantics): a wrong kernel shows a violated clause on its
+    witness input, a correct one runs clean."""
+    path = str(_write(tmp_path, case))
+    args = ["run", path, "--threads", str(case.threads), "--input", json.dumps(case.inputs)]
+    code = main([*args, "--seed", "1", "--semantics", semantics, "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    kinds = {v["kind"] for v in doc["violations"]}
     if case.wrong:
-        assert result.status == "failed", (result.status, result.violations)
+        assert (code, doc["status"]) == (FAILED, "failed"), doc["violations"]
         assert kinds & {"postcondition", "assertion", "loop-invariant"}
     else:
-        assert result.status == "ok", (result.status, result.violations)
+        assert (code, doc["status"]) == (VERIFIED, "ok"), doc["violations"]
 
 
 def test_checker_rejects_an_unguarded_assume_under_a_mask(tmp_path: Path) -> None:

@@ -1,5 +1,7 @@
 """Preprocessing that keeps every line and column where it was.
 
+Line splices (a backslash ending a line) are applied before comments are recognised, as
+in C's translation phase 2: a `//` comment ending in `\\` swallows the next line.
 Ordinary comments become blanks (their newlines stay). An annotation comment
 (`/*@ ... */` or `//@ ...`) becomes an annotation region: its opening delimiter turns into
 `ANN_OPEN` followed by blanks and its end into `ANN_CLOSE`, so the grammar sees them as
@@ -57,39 +59,110 @@ def _blank(chars: list[str], start: int, end: int) -> None:
             chars[i] = " "
 
 
+# A line splice (C translation phase 2): a backslash that ends a line joins it with the
+# next one, before comments are recognised, so `// text \` continues the comment on the
+# next line. Like gcc and clang (which nvcc hands the host code to), blanks between the
+# backslash and the newline are allowed (they warn); `\r` covers CRLF files.
+_SPLICE = re.compile(r"\\[ \t\r]*\n")
+
+
+def _skip_splices(src: str, i: int) -> int:
+    """The offset of the next character of the spliced text at or after `i`."""
+    while (m := _SPLICE.match(src, i)) is not None:
+        i = m.end()
+    return i
+
+
+def _line_end(src: str, i: int) -> int:
+    """The newline that ends the (spliced) line holding offset `i`, or len(src)."""
+    j = i
+    while True:
+        nl = src.find("\n", j)
+        if nl < 0:
+            return len(src)
+        k = nl - 1
+        while k >= i and src[k] in " \t\r":
+            k -= 1
+        if k < i or src[k] != "\\":
+            return nl
+        j = nl + 1
+
+
+def _blank_splices(src: str, start: int, end: int, path: str, lines: LineMap) -> list[str]:
+    """src[start:end] (annotation text) with each line splice blanked, newlines kept, so
+    every token stays at its line and column. A splice that joins two pieces of one token
+    (`ens\\` + newline + `ures`) cannot be blanked without splitting it: unsupported."""
+    body = list(src[start:end])
+    for m in _SPLICE.finditer(src, start, end):
+        before = src[m.start() - 1] if m.start() > start else " "
+        after = src[m.end()] if m.end() < end else " "
+        if not before.isspace() and not after.isspace():
+            line, col = lines.linecol(m.start())
+            raise UnsupportedError(
+                "a line splice ('\\' at the end of a line) joining two tokens in an annotation",
+                Span(path, line, col),
+                "put a blank before the '\\' or start the next line with a blank",
+            )
+        _blank(body, m.start() - start, m.end() - start)
+    return body
+
+
 def _strip_comments(src: str, path: str, lines: LineMap) -> str:
-    """Pass 1: comments out, annotation markers in (string and char literals left alone)."""
+    """Pass 1: comments out, annotation markers in (string and char literals left alone).
+
+    Comments are recognised in the spliced text (see `_SPLICE`): a `//` comment runs to
+    the end of its spliced line, and `*\\` + newline + `/` closes a block comment."""
+
+    def span(off: int) -> Span:
+        line, col = lines.linecol(off)
+        return Span(path, line, col)
+
+    def unsupported_split(off: int) -> UnsupportedError:
+        return UnsupportedError(
+            "a line splice ('\\' at the end of a line) inside an annotation delimiter",
+            span(off),
+            "write '/*@', '//@' and '*/' without a line break",
+        )
+
     out: list[str] = []
     i, n = 0, len(src)
     while i < n:
         c = src[i]
         if c in (ANN_OPEN, ANN_CLOSE):
-            line, col = lines.linecol(i)
-            raise SpecError("unexpected control character in the source", Span(path, line, col))
-        if c == "/" and src.startswith("/*", i):
-            end = src.find("*/", i + 2)
+            raise SpecError("unexpected control character in the source", span(i))
+        second = _skip_splices(src, i + 1) if c == "/" else i + 1
+        if c == "/" and src.startswith("*", second):
+            end = _block_end(src, second + 1)
             if end < 0:
-                line, col = lines.linecol(i)
-                raise SpecError("unterminated comment: '/*' has no closing '*/'", Span(path, line, col))
-            if src.startswith("@", i + 2):
-                out.append(_annotation_block(src, i, end))
+                raise SpecError("unterminated comment: '/*' has no closing '*/'", span(i))
+            at = _skip_splices(src, second + 1)
+            if src.startswith("@", at):
+                close = _skip_splices(src, end + 1)
+                if second != i + 1 or at != second + 1 or close != end + 1:
+                    raise unsupported_split(i)
+                out.append(_annotation_block(src, i, end, path, lines))
+                i = end + 2
             else:
-                out.append("".join("\n" if ch == "\n" else " " for ch in src[i : end + 2]))
-            i = end + 2
-        elif c == "/" and src.startswith("//", i):
-            end = src.find("\n", i)
-            end = n if end < 0 else end
-            if src.startswith("@", i + 2):
-                body = list(src[i + 3 : end])
+                close = _skip_splices(src, end + 1)
+                out.append("".join("\n" if ch == "\n" else " " for ch in src[i : close + 1]))
+                i = close + 1
+        elif c == "/" and src.startswith("/", second):
+            end = _line_end(src, i)
+            at = _skip_splices(src, second + 1)
+            if src.startswith("@", at):
+                if second != i + 1 or at != second + 1:
+                    raise unsupported_split(i)
+                body = _blank_splices(src, i + 3, end, path, lines)
                 inner = "".join(body)
                 cut = inner.find("//")
                 if cut >= 0:
                     _blank(body, cut, len(body))
-                if body and body[-1] == "\r":
-                    body[-1] = " "
+                for k, ch in enumerate(body):
+                    if ch == "\r":
+                        body[k] = " "
                 out.append(ANN_OPEN + "  " + "".join(body) + ANN_CLOSE)
             else:
-                out.append(" " * (end - i))
+                out.append("".join("\n" if ch == "\n" else " " for ch in src[i:end]))
             i = end
         elif c in "\"'":
             j = i + 1
@@ -104,9 +177,21 @@ def _strip_comments(src: str, path: str, lines: LineMap) -> str:
     return "".join(out)
 
 
-def _annotation_block(src: str, start: int, end: int) -> str:
+def _block_end(src: str, i: int) -> int:
+    """The '*' of the `*/` that closes a block comment whose text starts at `i` (-1: none);
+    the two characters may be split by line splices."""
+    while True:
+        star = src.find("*", i)
+        if star < 0:
+            return -1
+        if src.startswith("/", _skip_splices(src, star + 1)):
+            return star
+        i = star + 1
+
+
+def _annotation_block(src: str, start: int, end: int, path: str, lines: LineMap) -> str:
     """`/*@ ... */` from `start` (the '/') to `end` (the '*' of the closing '*/')."""
-    body = list(src[start + 3 : end])
+    body = _blank_splices(src, start + 3, end, path, lines)
     # `@` before the closing `*/`
     if body and body[-1] == "@":
         body[-1] = " "
@@ -122,11 +207,9 @@ def _annotation_block(src: str, start: int, end: int) -> str:
             at_line_start = False
         elif not ch.isspace():
             at_line_start = False
-        # a `//` comment inside the annotation runs to the end of the line
+        # a `//` comment inside the annotation runs to the end of the (spliced) line
         if ch == "/" and k + 1 < len(body) and body[k + 1] == "/":
-            stop = k
-            while stop < len(body) and body[stop] != "\n":
-                stop += 1
+            stop = min(_line_end(src, start + 3 + k), end) - (start + 3)
             _blank(body, k, stop)
             k = stop
             continue
