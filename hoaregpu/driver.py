@@ -40,6 +40,7 @@ class VerifyOptions:
     threads: int | None = None
     jobs: int = 1
     cache: bool = False  # look up / store definitive answers in the result cache (CLI: on)
+    confirm: bool = False  # a VC is proved only by two solver families (`solvers.portfolio`)
 
     def __post_init__(self) -> None:
         if self.threads is not None and self.threads < 1:
@@ -185,7 +186,8 @@ def solve(prepared: Sequence[PreparedKernel], options: VerifyOptions) -> list[Ke
     tasks = [SolveTask(vc.script, options.solver) for k in prepared for vc in k.vcs]
     tasks += [SolveTask(k.precondition_script, options.solver) for k in prepared if k.precondition_script]
     cache = ResultCache() if options.cache else None
-    results = iter(solve_many(tasks, options.solver_options, jobs=options.jobs, cache=cache))
+    opts = options.solver_options
+    results = iter(solve_many(tasks, opts, jobs=options.jobs, cache=cache, confirm=options.confirm))
     solved = [(k, tuple(VcResult(vc, next(results)) for vc in k.vcs)) for k in prepared]
     return [KernelResult(k, vcs, next(results) if k.precondition_script else None) for k, vcs in solved]
 

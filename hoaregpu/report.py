@@ -76,6 +76,12 @@ def vc_lines(r: VcResult) -> list[str]:
     lines = [f"{origin.span}: {_SEVERITY[outcome]}: {text} [{origin.kind.value}]"]
     if outcome is Outcome.REFUTED:
         lines += [f"note: {line}" for line in counterexample(r.vc.queries, r.result.values)]
+        if not r.result.model_checked:
+            why = r.result.model_check.removeprefix("not checked: ") or "no check recorded"
+            lines.append(
+                f"note: {r.result.solver}'s model was not checked against the VC ({why}); "
+                "the counterexample is the solver's word"
+            )
         if r.replay is not None:
             lines.append(f"note: {r.replay.note}")
     elif r.replay is not None and r.replay.confirmed:
@@ -176,6 +182,7 @@ def _vc_json(r: VcResult) -> dict[str, Any]:
         out["reason"] = r.result.message
     if r.result.outcome is Outcome.REFUTED:
         out["counterexample"] = counterexample(r.vc.queries, r.result.values)
+        out["model_check"] = r.result.model_check or "not checked"
         if r.replay is not None:
             out["replay"] = r.replay.to_json()
     return out

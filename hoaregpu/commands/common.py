@@ -31,6 +31,16 @@ def add_solver_options(p: argparse.ArgumentParser) -> None:
     add_solver_cmd_option(p)
 
 
+def add_confirm_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--confirm",
+        action="store_true",
+        help="count a VC as proved only when two different solvers prove it: the --solver ones "
+        "plus, if they are one solver, the first available of z3, cvc5, z3-bin, cvc5-bin, cvc4-bin "
+        "of another; every solver runs to its end, and one proving what another refutes is an error",
+    )
+
+
 def add_solver_cmd_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--solver-cmd",

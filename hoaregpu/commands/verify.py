@@ -9,8 +9,8 @@ from ..driver import RunResult, VerifyOptions, dump_smt, prepare, solve
 from ..pretty import show_kernel
 from ..report import expectation_report, render_json, render_text
 from ..solvers.config import register_user_solvers
-from ..solvers.portfolio import check_solver
-from .common import EXIT_CODES, EXIT_INPUT, add_solver_options, solver_options
+from ..solvers.portfolio import check_solver, confirm_members
+from .common import EXIT_CODES, EXIT_INPUT, add_confirm_option, add_solver_options, solver_options
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,19 +48,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="do not use the result cache (.hoaregpu-cache/ or $HOAREGPU_CACHE_DIR)",
     )
     add_solver_options(v)
+    add_confirm_option(v)
     v.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    register_user_solvers(args.solver_cmd)
+    check_solver(args.solver)  # an unknown name is an input error before any work
     options = VerifyOptions(
-        solver=args.solver,
+        # --confirm: the chosen solvers and, if they are one family, a partner of another
+        solver=",".join(confirm_members(args.solver)) if args.confirm else args.solver,
         solver_options=solver_options(args),
         threads=args.threads,
         jobs=args.jobs,
         cache=not args.no_cache,
+        confirm=args.confirm,
     )
-    register_user_solvers(args.solver_cmd)
-    check_solver(options.solver)  # an unknown name is an input error before any work
     prepared, errors = prepare(args.paths, options.threads)
     if args.show_core:
         for k in prepared:

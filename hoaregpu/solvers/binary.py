@@ -19,7 +19,14 @@ from functools import cache
 from hoaregpu.errors import ConfigError
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome, Value
-from hoaregpu.solvers.registry import Answer, Backend, memory_message, timeout_message, unknown_answer
+from hoaregpu.solvers.registry import (
+    Answer,
+    Backend,
+    memory_message,
+    program_family,
+    timeout_message,
+    unknown_answer,
+)
 
 Argv = Callable[[SolverOptions], list[str]]
 
@@ -62,6 +69,13 @@ def _binary_version(path: str) -> str | None:
     return m.group(0) if m else None
 
 
+# After the script's check-sat and get-value: the model, so that a refutation can be checked
+# against the VC (`modelcheck`); after unsat it is an error line that the reader ignores.
+_TAIL = "(get-model)\n"
+# Known binaries also say why when they answer unknown.
+_WHY = "(get-info :reason-unknown)\n"
+
+
 class CommandBackend(Backend):
     """A command that reads an SMT-LIB script on standard input. `argv` is fixed (a user
     command) or built from the options (a known binary with its own limits)."""
@@ -75,6 +89,11 @@ class CommandBackend(Backend):
 
     def identity(self) -> str:
         return f"{self.name}={shlex.join(self._argv)}" if isinstance(self._argv, list) else self.name
+
+    def family(self) -> str:
+        """A known binary's, or a user command's by its program name (`z3 -in` is z3); a
+        command we cannot tell (a script) is a solver of its own."""
+        return program_family(self._program()) or self.name
 
     def _program(self) -> str:
         return self.argv(SolverOptions())[0]
@@ -96,8 +115,7 @@ class CommandBackend(Backend):
         try:
             proc = subprocess.run(
                 self.argv(options),
-                # Known binaries also say why when they answer unknown.
-                input=script if isinstance(self._argv, list) else script + "(get-info :reason-unknown)\n",
+                input=script + _TAIL if isinstance(self._argv, list) else script + _TAIL + _WHY,
                 capture_output=True,
                 text=True,
                 timeout=options.timeout + 5.0,  # the parent kills the whole group well before this
@@ -110,26 +128,53 @@ class CommandBackend(Backend):
         return classify_output(proc.stdout, proc.stderr, proc.returncode, elapsed, options)
 
 
+_VERDICTS = frozenset({"sat", "unsat", "unknown", "timeout"})
+# Atoms a solver may print for commands before check-sat without touching the assertions.
+_HARMLESS = frozenset({"success", "unsupported"})
+
+
 def classify_output(
     stdout: str, stderr: str, returncode: int, seconds: float, options: SolverOptions
 ) -> Answer:
-    """Read a binary's answer: the check-sat verdict, then (after sat) the get-value list."""
+    """Read a binary's answer: the check-sat verdict, then (after sat) the get-value list and model.
+
+    Checked, not believed: an `(error ...)` before the verdict means some command (perhaps
+    an assertion) was not taken, so an `unsat` after it proves nothing and the answer is
+    an ERROR; so is a second verdict. Errors after the verdict come from `get-value` /
+    `get-model` after unsat and are expected."""
     try:
-        items = _read_sexprs(stdout)
+        items = read_sexprs(stdout)
     except ValueError as exc:
         items = []
         stderr = f"{stderr}\nunreadable output: {exc}"
-    verdict = next((i for i in items if isinstance(i, str)), None)
+    at = next((n for n, i in enumerate(items) if isinstance(i, str) and i not in _HARMLESS), len(items))
+    verdict = items[at] if at < len(items) else None
+    before, after = items[:at], items[at + 1 :]
     both = f"{stdout}\n{stderr}".lower()
+    memory = "out of memory" in both or "bad_alloc" in both or "max. memory" in both
+    if memory and verdict not in ("sat", "unsat"):
+        return Answer(Outcome.ERROR, message=memory_message(options))
+    errors = [i for i in before if _is_error(i)]
+    if errors and verdict in ("sat", "unsat"):
+        return Answer(
+            Outcome.ERROR,
+            message=f"solver reported an error before answering {verdict}: " + show_sexpr(errors[0])[:300],
+        )
+    again = [i for i in after if isinstance(i, str) and i in _VERDICTS]
+    if again and verdict in _VERDICTS:
+        return Answer(
+            Outcome.ERROR, message=f"solver answered {verdict} and then {again[0]} to one check-sat"
+        )
     if verdict == "unsat":
         return Answer(Outcome.PROVED)
     if verdict == "sat":
-        pairs = next((i for i in items if isinstance(i, list) and i and all(_is_pair(p) for p in i)), [])
-        assert isinstance(pairs, list)
+        lists = [i for i in after if isinstance(i, list) and not _is_error(i)]
+        pairs = next((i for i in lists if i and all(_is_pair(p) for p in i)), [])
         values = tuple(_value(p[1]) for p in pairs if isinstance(p, list))
-        return Answer(Outcome.REFUTED, values)
-    if "out of memory" in both or "bad_alloc" in both or "max. memory" in both:
-        return Answer(Outcome.ERROR, message=memory_message(options))
+        model = next((m for i in lists if (m := model_definitions(i)) is not None), None)
+        return Answer(
+            Outcome.REFUTED, values, model=None if model is None else "\n".join(map(show_sexpr, model))
+        )
     if verdict in ("unknown", "timeout"):
         info = next((i for i in items if isinstance(i, list) and i and i[0] == ":reason-unknown"), [])
         reason = " ".join(str(x) for x in info[1:]) if verdict == "unknown" else "timeout"
@@ -142,7 +187,7 @@ SExpr = str | list["SExpr"]
 _TOKEN = re.compile(r'\s+|;[^\n]*|\|[^|]*\||"(?:[^"]|"")*"|[()]|[^\s()|";]+')
 
 
-def _read_sexprs(text: str) -> list[SExpr]:
+def read_sexprs(text: str) -> list[SExpr]:
     stack: list[list[SExpr]] = [[]]
     pos = 0
     while pos < len(text):
@@ -182,4 +227,31 @@ def _value(x: SExpr) -> Value:
         return None
     if len(x) == 2 and x[0] == "-" and isinstance(x[1], str) and x[1].isdigit():
         return -int(x[1])
+    return None
+
+
+def _is_error(x: SExpr) -> bool:
+    return isinstance(x, list) and bool(x) and x[0] == "error"
+
+
+def show_sexpr(x: SExpr) -> str:
+    """SMT-LIB text of an s-expression (tokens are kept as read, quotes and bars included)."""
+    return x if isinstance(x, str) else "(" + " ".join(show_sexpr(y) for y in x) + ")"
+
+
+_MODEL_FORMS = frozenset(
+    {"define-fun", "define-fun-rec", "define-funs-rec", "declare-fun", "declare-sort", "forall"}
+)
+
+
+def model_definitions(x: SExpr) -> list[SExpr] | None:
+    """The forms of a `get-model` answer, or None when `x` is not one: `(model d ...)` (cvc4)
+    or `(d ...)` (z3, cvc5) where every d is a definition such as `(define-fun ...)`."""
+    if not isinstance(x, list):
+        return None
+    forms = x[1:] if x and x[0] == "model" else x
+    if not forms and not x:
+        return None  # `()`: no model (or an empty get-value); nothing to check against
+    if all(isinstance(f, list) and f and f[0] in _MODEL_FORMS for f in forms):
+        return forms
     return None

@@ -22,7 +22,7 @@ from hoaregpu.solvers.outcome import Outcome, SolverResult, Value
 
 ENV_VAR = "HOAREGPU_CACHE_DIR"
 DEFAULT_DIR = ".hoaregpu-cache"
-FORMAT = 1
+FORMAT = 2  # 2: refutations carry their model check
 
 
 def default_dir() -> Path:
@@ -67,6 +67,7 @@ class ResultCache:
                 or not isinstance(doc["solver"], str)
                 or not isinstance(doc["version"], str)
                 or not isinstance(doc["seconds"], int | float)
+                or not isinstance(doc.get("model_check", ""), str)
             ):
                 return None
             vals: tuple[Value, ...] = tuple(values) if outcome is Outcome.REFUTED else ()
@@ -77,6 +78,7 @@ class ResultCache:
                 values=vals,
                 version=doc["version"],
                 cached=True,
+                model_check=doc.get("model_check", "") if outcome is Outcome.REFUTED else "",
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
@@ -94,6 +96,7 @@ class ResultCache:
             "solver": result.solver,
             "version": result.version,
             "seconds": result.seconds,
+            "model_check": result.model_check,
         }
         path = self._path(key)
         tmp = None

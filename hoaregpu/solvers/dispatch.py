@@ -8,10 +8,16 @@ grace, then SIGKILL to the worker's whole process group, which includes any solv
 binary it started); the worker caps its own address space with RLIMIT_AS.
 Solver misbehaviour of any kind becomes a SolverResult, never an exception.
 
+A refutation is checked before it counts: the worker that got sat checks the solver's
+model against the VC (`modelcheck`); it first tells the parent, which then gives it
+`check_seconds` more. A model that does not satisfy the negated VC makes the answer an
+ERROR.
+
 A portfolio task (see `portfolio`) runs one worker per member; the first definitive
-answer settles the task and the other members' workers are killed. `jobs` bounds the
-number of workers alive at once, whatever the tasks. With a `ResultCache`, a task whose
-answer is cached starts no worker at all.
+answer settles the task and the other members' workers are killed, unless `confirm`
+asks for every member's answer. `jobs` bounds the number of workers alive at once,
+whatever the tasks. With a `ResultCache`, a task whose answer is cached starts no worker
+at all (under `confirm`, a member whose answer is cached).
 """
 
 from __future__ import annotations
@@ -31,10 +37,11 @@ from multiprocessing.process import BaseProcess
 
 from hoaregpu.errors import ConfigError, SolverError
 from hoaregpu.solvers.cache import ResultCache, cache_key
+from hoaregpu.solvers.modelcheck import ModelVerdict, check_model, check_seconds
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome, SolverResult, SolveTask, Value
 from hoaregpu.solvers.portfolio import DEFINITIVE, combine, members
-from hoaregpu.solvers.registry import Backend, get_backend, memory_message, timeout_message
+from hoaregpu.solvers.registry import Answer, Backend, get_backend, memory_message, timeout_message
 
 GRACE_SECONDS = 1.0
 """How long past the timeout the parent waits before killing a worker."""
@@ -44,11 +51,23 @@ AGREE_WINDOW = 0.02
 this long (and at most a tenth of the winner's time) to answer too before they are
 killed, so that a near-simultaneous contradicting answer is seen as a disagreement."""
 
-_Reply = tuple[str, tuple[Value, ...], str]
+_Reply = tuple[str, tuple[Value, ...], str, str]
+_CHECKING = "checking"
+"""A worker's first message when its solver answered sat: its model is being checked."""
+
+
+def _checked(conn: Connection, name: str, script: str, answer: Answer, options: SolverOptions) -> _Reply:
+    """A REFUTED answer after its model has been checked against the VC (in this worker)."""
+    conn.send((_CHECKING, (), "", ""))
+    check = check_model(script, answer.model, check_seconds(options))
+    if check.verdict is ModelVerdict.WRONG:
+        message = f"solver {name}'s counterexample does not satisfy the VC ({check.note()}): a solver bug"
+        return (Outcome.ERROR.value, (), message, "")
+    return (Outcome.REFUTED.value, answer.values, answer.message, check.note())
 
 
 def _worker(conn: Connection, name: str, script: str, options: SolverOptions) -> None:
-    """Body of a worker process: solve one script, send (outcome, values, message), exit."""
+    """Body of a worker process: solve one script, check a model, send the reply, exit."""
     reply: _Reply
     try:
         os.setpgid(0, 0)
@@ -57,15 +76,18 @@ def _worker(conn: Connection, name: str, script: str, options: SolverOptions) ->
             limit = options.memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         answer = get_backend(name).solve(script, options)
-        reply = (answer.outcome.value, answer.values, answer.message)
+        if answer.outcome is Outcome.REFUTED:
+            reply = _checked(conn, name, script, answer, options)
+        else:
+            reply = (answer.outcome.value, answer.values, answer.message, "")
     except MemoryError:
-        reply = (Outcome.ERROR.value, (), memory_message(options))
+        reply = (Outcome.ERROR.value, (), memory_message(options), "")
     except BaseException as exc:
         text = f"{type(exc).__name__}: {exc}"
         if "bad_alloc" in text or "out of memory" in text.lower():
-            reply = (Outcome.ERROR.value, (), memory_message(options))
+            reply = (Outcome.ERROR.value, (), memory_message(options), "")
         else:
-            reply = (Outcome.ERROR.value, (), f"solver crashed: {text}"[:1000])
+            reply = (Outcome.ERROR.value, (), f"solver crashed: {text}"[:1000], "")
     try:
         conn.send(reply)
         conn.close()
@@ -128,12 +150,15 @@ def _check_backends(names: Iterable[str]) -> dict[str, str]:
     return versions
 
 
-def _receive(run: _Running) -> _Reply | None:
-    """The worker's reply if it has sent one (without blocking)."""
+def _receive(run: _Running, options: SolverOptions) -> _Reply | None:
+    """The worker's reply if it has sent one (without blocking). A worker that checks a model
+    gets more time for it."""
     try:
-        if run.conn.poll():
+        while run.conn.poll():
             reply: _Reply = run.conn.recv()
-            return reply
+            if reply[0] != _CHECKING:
+                return reply
+            run.deadline = time.monotonic() + check_seconds(options) + GRACE_SECONDS
     except (EOFError, OSError):
         pass
     return None
@@ -146,10 +171,13 @@ def solve_many(
     *,
     cache: ResultCache | None = None,
     on_result: Callable[[int, SolverResult], None] | None = None,
+    confirm: bool = False,
 ) -> list[SolverResult]:
     """Solve every task, up to `jobs` worker processes at a time; results come in task order.
 
     `cache`: look definitive answers up before starting workers, and store new ones.
+    `confirm`: every member of a task answers, and `portfolio.combine` needs two solver
+    families to prove a VC (a single-solver task cannot be proved then).
     `on_result(index, result)` is called as each task is settled (in completion order).
     Raises ConfigError for an unknown solver name or bad `jobs`, SolverError for a
     backend that cannot run on this machine; everything that goes wrong while solving
@@ -179,17 +207,21 @@ def solve_many(
         for unit in [u for u in running if u[0] == index]:
             _kill(running.pop(unit))
         got = answers[index]
-        if len(groups[index]) == 1:
+        if len(groups[index]) == 1 and not confirm:
             result = got[groups[index][0]]
         else:
-            result = combine(tasks[index].solver, got, round(time.monotonic() - first_start[index], 3))
-        if cache is not None and result.outcome in DEFINITIVE:
-            for name, r in got.items():
-                if r.outcome is result.outcome:
+            seconds = round(time.monotonic() - first_start.get(index, time.monotonic()), 3)
+            result = combine(tasks[index].solver, got, seconds, confirm=confirm)
+        outcomes = {r.outcome for r in got.values()}
+        if (
+            cache is not None and not {Outcome.PROVED, Outcome.REFUTED} <= outcomes
+        ):  # a conflict: one is wrong
+            for name, r in got.items():  # each member's own answer, as it would be on its own
+                if r.outcome in DEFINITIVE:
                     cache.put(key(index, name), r)
         deliver(index, result)
 
-    def record(run: _Running, outcome: Outcome, values: tuple[Value, ...], message: str) -> None:
+    def record(run: _Running, outcome: Outcome, values: tuple[Value, ...], message: str, check: str) -> None:
         answers[run.index][run.name] = SolverResult(
             outcome=outcome,
             solver=run.name,
@@ -197,34 +229,40 @@ def solve_many(
             values=values if outcome is Outcome.REFUTED else (),
             message=message,
             version=versions[run.name],
+            model_check=check if outcome is Outcome.REFUTED else "",
         )
 
-    def member_done(run: _Running, outcome: Outcome, values: tuple[Value, ...], message: str) -> None:
+    def member_done(run: _Running, reply: _Reply) -> None:
+        outcome = Outcome(reply[0])
         _kill(run)
         del running[(run.index, run.name)]
-        record(run, outcome, values, message)
+        record(run, outcome, tuple(reply[1]), reply[2], reply[3])
         siblings = [r for u, r in running.items() if u[0] == run.index]
-        if outcome in DEFINITIVE:
+        if outcome in DEFINITIVE and not confirm:
             # Members that have answered too count, so that a disagreement is seen.
             window = min(AGREE_WINDOW, 0.1 * (time.monotonic() - run.start))
             if siblings and window > 0:
                 wait([sib.conn for sib in siblings], timeout=window)
             for sib in siblings:
-                reply = _receive(sib)
-                if reply is not None:
-                    record(sib, Outcome(reply[0]), tuple(reply[1]), reply[2])
+                got = _receive(sib, options)
+                if got is not None:
+                    record(sib, Outcome(got[0]), tuple(got[1]), got[2], got[3])
             settle(run.index)
         elif not siblings and not any(u[0] == run.index for u in pending):
             settle(run.index)
 
     for index in range(len(tasks)):
-        hit = None
+        hits = {}
         if cache is not None:
-            hit = next((h for name in groups[index] if (h := cache.get(key(index, name)))), None)
-        if hit is not None:
-            deliver(index, hit)
+            hits = {name: h for name in groups[index] if (h := cache.get(key(index, name))) is not None}
+        if hits and not confirm:
+            deliver(index, next(iter(hits.values())))
+        elif confirm and len(hits) == len(groups[index]):
+            answers[index].update(hits)
+            settle(index)
         else:
-            pending.extend((index, name) for name in groups[index])
+            answers[index].update(hits)
+            pending.extend((index, name) for name in groups[index] if name not in hits)
 
     try:
         while pending or running:
@@ -258,14 +296,15 @@ def solve_many(
                 run = running.get(unit)
                 if run is None:
                     continue  # killed when a sibling settled the task
-                reply = _receive(run)
+                reply = _receive(run, options)
                 if reply is not None:
-                    outcome, values, message = reply
-                    member_done(run, Outcome(outcome), tuple(values), message)
+                    member_done(run, reply)
                 elif not run.process.is_alive():
-                    member_done(run, Outcome.ERROR, (), _crash_message(run.process.exitcode, options))
+                    member_done(
+                        run, (Outcome.ERROR.value, (), _crash_message(run.process.exitcode, options), "")
+                    )
                 elif now >= run.deadline:
-                    member_done(run, Outcome.TIMEOUT, (), timeout_message(options))
+                    member_done(run, (Outcome.TIMEOUT.value, (), timeout_message(options), ""))
     finally:
         for run in list(running.values()):
             _kill(run)

@@ -33,6 +33,9 @@ def _memory_error(exc: BaseException) -> bool:
 class Z3Backend(Backend):
     name = "z3"
 
+    def family(self) -> str:
+        return "z3"
+
     def version(self) -> str | None:
         import z3
 
@@ -96,8 +99,16 @@ class Z3Backend(Backend):
                     values.append(_z3_value(model.eval(solver.converter.convert(q), model_completion=True)))
                 except Exception:
                     values.append(None)
-            return Answer(Outcome.REFUTED, tuple(values))
+            return Answer(Outcome.REFUTED, tuple(values), model=_z3_model_text(model))
         return unknown_answer(reason, time.monotonic() - start, options)
+
+
+def _z3_model_text(model: Any) -> str | None:
+    """The model as `define-fun` forms (checked against the VC by `modelcheck`)."""
+    try:
+        return str(model.sexpr())
+    except Exception:
+        return None
 
 
 def _z3_value(v: Any) -> Value:
@@ -114,6 +125,9 @@ def _z3_value(v: Any) -> Value:
 
 class Cvc5Backend(Backend):
     name = "cvc5"
+
+    def family(self) -> str:
+        return "cvc"
 
     def version(self) -> str | None:
         # From the package metadata: creating a cvc5.Solver here would touch the solver
@@ -165,7 +179,17 @@ class Cvc5Backend(Backend):
                 values.append(_cvc5_value(solver.cvc5.getValue(solver.converter.convert(q))))
             except Exception:
                 values.append(None)
-        return Answer(Outcome.REFUTED, tuple(values))
+        return Answer(Outcome.REFUTED, tuple(values), model=_cvc5_model_text(solver, parsed.formula))
+
+
+def _cvc5_model_text(solver: Any, formula: Any) -> str | None:
+    """Every free symbol's value as `define-fun` forms (checked against the VC by `modelcheck`)."""
+    try:
+        symbols = sorted(formula.get_free_variables(), key=lambda s: s.symbol_name())
+        text = solver.cvc5.getModel([], [solver.converter.convert(s) for s in symbols])
+        return text.decode() if isinstance(text, bytes) else str(text)  # bytes from some cvc5 versions
+    except Exception:
+        return None
 
 
 def _cvc5_value(v: Any) -> Value:

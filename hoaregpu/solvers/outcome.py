@@ -34,6 +34,9 @@ class SolverResult:
     `values` are the script's get-value answers in query order, only when REFUTED
     (None where the solver gave no usable value); `message` says why for UNKNOWN,
     TIMEOUT and ERROR. `cached`: taken from the result cache, no solver was run.
+    `model_check` (REFUTED only): what became of checking the solver's model against the
+    VC, `confirmed by z3` or `not checked: <why>` (see `modelcheck`; a model that fails
+    the check makes the result an ERROR instead).
     """
 
     outcome: Outcome
@@ -43,3 +46,8 @@ class SolverResult:
     message: str = ""
     version: str = ""
     cached: bool = False
+    model_check: str = ""
+
+    @property
+    def model_checked(self) -> bool:
+        return self.model_check.startswith("confirmed")

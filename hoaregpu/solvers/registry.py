@@ -25,11 +25,16 @@ from hoaregpu.solvers.outcome import Outcome, Value
 
 @dataclass(frozen=True)
 class Answer:
-    """What a backend says from inside the worker; dispatch adds solver, time and version."""
+    """What a backend says from inside the worker; dispatch adds solver, time and version.
+
+    `model`: after sat, the solver's model as SMT-LIB definitions (`(define-fun ...)`
+    forms, as `get-model` prints them), checked against the VC before it is believed
+    (`modelcheck`); None when the solver gave none."""
 
     outcome: Outcome
     values: tuple[Value, ...] = ()
     message: str = ""
+    model: str | None = None
 
 
 class Backend(ABC):
@@ -52,6 +57,21 @@ class Backend(ABC):
     def identity(self) -> str:
         """What tells this backend apart in the result cache (a user command adds its argv)."""
         return self.name
+
+    def family(self) -> str:
+        """The solver this backend runs, whatever the version or interface (`z3` for z3 and
+        z3-bin): `--confirm` needs proofs from two families."""
+        return self.name
+
+
+def program_family(program: str) -> str | None:
+    """The family of a solver program by its file name (z3 → z3; cvc4, cvc5 → cvc), if known."""
+    base = program.rsplit("/", 1)[-1].lower()
+    if base.startswith("z3"):
+        return "z3"
+    if base.startswith(("cvc4", "cvc5")):
+        return "cvc"
+    return None
 
 
 @dataclass(frozen=True)
