@@ -11,7 +11,7 @@ import statistics
 import time
 from pathlib import Path
 
-from hoaregpu.parser import parse_text
+from hoaregpu.frontend import parse_text
 
 KERNEL = """\
 /*@ requires n >= 0 && blockDim.x >= 1;

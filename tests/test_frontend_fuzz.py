@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hoaregpu.driver import prepare_kernel
 from hoaregpu.errors import HoareGpuError
 from hoaregpu.lower import lower_file
-from hoaregpu.parser import parse_text
+from hoaregpu.frontend import parse_text
 
 SPECS = [p.read_text() for p in sorted((Path(__file__).resolve().parents[1] / "specs").glob("*.cu"))]
 TOKENS = [

@@ -376,7 +376,7 @@ def test_outermost_declaration_may_not_redeclare_a_parameter() -> None:
     """C: a function's parameters and its outermost block share one scope."""
     from hoaregpu.errors import SpecError
     from hoaregpu.lower import lower_file
-    from hoaregpu.parser import parse_text
+    from hoaregpu.frontend import parse_text
 
     src = "__global__ void k(int *a, int n) {\n    int n = 5;\n    a[0] = n;\n}\n"
     with pytest.raises(SpecError) as err:

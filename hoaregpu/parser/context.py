@@ -43,6 +43,9 @@ class ParseContext:
     base: int = 0  # offset of the parsed string inside the file (for `#define` values)
     defines: dict[str, tuple[int, Term]] = field(default_factory=dict)  # name -> (offset, value)
     furthest: int = 0  # furthest offset any expression/statement was tried at
+    # `tid`/`ntid` mean threadIdx.x/blockDim.x in annotations unless the file declares a C
+    # variable of that name, which then wins (C scoping, what the reader of the code expects)
+    shadowed: frozenset[str] = frozenset()
 
     def span(self, loc: int) -> Span:
         line, col = self.lines.linecol(self.base + loc)

@@ -93,9 +93,9 @@ def _ident(s: str, loc: int, toks: Toks) -> Term:
     value = c.use_define(name, loc)
     if value is not None:
         return value
-    if name == "tid":
+    if name == "tid" and name not in c.shadowed:
         return ThreadId(c.span(loc))
-    if name == "ntid":
+    if name == "ntid" and name not in c.shadowed:
         return ThreadCount(c.span(loc))
     return Var(name, (), c.span(loc))
 

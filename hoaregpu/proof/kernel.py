@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .. import core
 from ..lower import lower_file
-from ..parser import parse_file
+from ..frontend import parse_file
 from ..terms import (
     At as TAt,
 )

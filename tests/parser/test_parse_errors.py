@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from hoaregpu.errors import SpecError, UnsupportedError
-from hoaregpu.parser import parse_expr, parse_file, parse_formula, parse_text
+from hoaregpu.frontend import parse_file, parse_text
+from hoaregpu.parser import parse_expr, parse_formula
 
 
 def in_kernel(stmt: str) -> str:

@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hoaregpu.errors import SpecError
-from hoaregpu.parser import parse_expr, parse_formula, parse_text
+from hoaregpu.frontend import parse_text
+from hoaregpu.parser import parse_expr, parse_formula
 from hoaregpu.syntax import SpecFile
 
 VALID = """\

@@ -7,7 +7,8 @@ import textwrap
 import pytest
 
 from hoaregpu.errors import Span
-from hoaregpu.parser import parse_expr, parse_formula, parse_text
+from hoaregpu.frontend import parse_text
+from hoaregpu.parser import parse_expr, parse_formula
 from hoaregpu.syntax import (
     AnnotStmt,
     AssignOp,

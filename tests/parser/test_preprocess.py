@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hoaregpu.errors import Span, SpecError
-from hoaregpu.parser import parse_text
+from hoaregpu.frontend import parse_text
 from hoaregpu.parser.preprocess import ANN_CLOSE, ANN_OPEN, preprocess
 
 

@@ -1,0 +1,76 @@
+"""The front end: a spec file → the surface AST (`hoaregpu.syntax.SpecFile`).
+
+Clang parses the C/CUDA program (`clang.py`, `translate.py`); our pyparsing grammar parses
+the annotation comments (`annotations.py`, `hoaregpu.parser`). Every failure is a
+SpecError with a position: Clang's own errors in compiler style, unsupported constructs
+named as such.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import Span, SpecError, register_source
+from ..parser.context import ParseContext
+from ..parser.preprocess import LineMap
+from ..syntax import Define, SpecFile
+from . import clang
+from .annotations import define_table, read_annotations
+from .clang import ClangOptions
+from .translate import Translator
+
+__all__ = ["ClangOptions", "parse_file", "parse_text"]
+
+
+def parse_file(path: str, options: ClangOptions | None = None) -> SpecFile:
+    """Read and parse a spec file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"the file is not valid UTF-8 ({exc.reason})", Span(path, 1, 1)) from None
+    except OSError as exc:
+        raise SpecError(f"cannot read the file: {exc.strerror or exc}", Span(path, 1, 1)) from None
+    return parse_text(text, path, options)
+
+
+def parse_text(text: str, path: str = "<string>", options: ClangOptions | None = None) -> SpecFile:
+    """Parse a whole spec file given as text (`path` names it in messages)."""
+    register_source(path, text)
+    clang_path = path if path.endswith((".cu", ".cuh")) else path + ".cu"
+    clang_path = os.path.abspath(clang_path)
+    try:
+        tu = clang.parse_translation_unit(clang_path, text, options or ClangOptions())
+    except SpecError as exc:
+        raise _renamed(exc, clang_path, path) from None
+    c = ParseContext(path, LineMap(text), shadowed=_declared_builtin_names(tu, clang_path))
+    try:
+        unusable = define_table(tu, clang_path, text, c)
+        annots = read_annotations(tu, clang_path, text, c, unusable)
+        kernels = Translator(tu, path, clang_path, annots, clang.CharOffsets(text)).kernels()
+    except RecursionError:
+        raise SpecError("the input is nested too deeply to parse", Span(path, 1, 1)) from None
+    if not kernels:
+        raise SpecError(
+            "no '__global__' kernel in the file", Span(path, 1, 1), "hoaregpu verifies '__global__' functions"
+        )
+    defines = tuple(Define(name, term, c.span(offset)) for name, (offset, term) in c.defines.items())
+    return SpecFile(path, tuple(kernels), defines)
+
+
+def _renamed(exc: SpecError, clang_path: str, path: str) -> SpecError:
+    if exc.span.path != clang_path:
+        return exc
+    return SpecError(exc.message, Span(path, exc.span.line, exc.span.col), exc.hint)
+
+
+def _declared_builtin_names(tu: object, clang_path: str) -> frozenset[str]:
+    """`tid`/`ntid` declared as C variables or parameters anywhere in the file."""
+    ci = clang.cindex()
+    kinds = (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL)
+    found = {
+        cur.spelling
+        for cur in tu.cursor.walk_preorder()  # type: ignore[attr-defined]
+        if cur.kind in kinds and cur.spelling in ("tid", "ntid") and clang.in_file(cur, clang_path)
+    }
+    return frozenset(found)

@@ -1,0 +1,207 @@
+"""libclang: one translation unit per spec file, Clang's diagnostics as SpecErrors.
+
+The program part of a spec is parsed by Clang, as GPUVerify does: the real preprocessor
+(function-like macros, `#if`, `-D`, line splices), real C/C++ types and exact source
+ranges. The `libclang` wheel bundles the library; CUDA is parsed device-side only with a
+small prelude of builtins instead of the CUDA headers (`-nocudainc -nocudalib`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from ..errors import Span, SpecError
+
+# The builtins a CUDA kernel uses, as device-side declarations (`include/hoaregpu_cuda.h`,
+# passed with -include), and empty stand-ins for the CUDA headers kernels include.
+INCLUDE_DIR = os.path.join(os.path.dirname(__file__), "include")
+PRELUDE_PATH = os.path.join(INCLUDE_DIR, "hoaregpu_cuda.h")
+
+_BASE_ARGS = (
+    "-x",
+    "cuda",
+    "--cuda-device-only",
+    "-nocudainc",
+    "-nocudalib",
+    "--cuda-path=/__hoaregpu__/no-cuda",
+    "-std=c++17",
+    "-Wno-unknown-cuda-version",
+    "-isystem",
+    INCLUDE_DIR,
+    "-include",
+    PRELUDE_PATH,
+)
+
+
+@dataclass(frozen=True)
+class ClangOptions:
+    """Preprocessor options from the command line (`-D NAME=VALUE`, `-I DIR`)."""
+
+    defines: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+
+    def args(self) -> list[str]:
+        return [*_BASE_ARGS, *(f"-D{d}" for d in self.defines), *(f"-I{d}" for d in self.include_dirs)]
+
+
+@cache
+def cindex() -> Any:
+    """The `clang.cindex` module, configured once, with the operator-kind queries of
+    libclang 17+ that the Python bindings of the wheel do not wrap."""
+    from clang import cindex as ci
+
+    lib = ci.conf.lib
+    signatures: dict[str, tuple[list[Any], Any]] = {
+        "clang_getCursorBinaryOperatorKind": ([ci.Cursor], ctypes.c_int),
+        "clang_getCursorUnaryOperatorKind": ([ci.Cursor], ctypes.c_int),
+        "clang_Cursor_isMacroFunctionLike": ([ci.Cursor], ctypes.c_uint),
+        "clang_Cursor_Evaluate": ([ci.Cursor], ctypes.c_void_p),
+        "clang_EvalResult_getKind": ([ctypes.c_void_p], ctypes.c_int),
+        "clang_EvalResult_isUnsignedInt": ([ctypes.c_void_p], ctypes.c_uint),
+        "clang_EvalResult_getAsUnsigned": ([ctypes.c_void_p], ctypes.c_ulonglong),
+        "clang_EvalResult_getAsLongLong": ([ctypes.c_void_p], ctypes.c_longlong),
+        "clang_EvalResult_dispose": ([ctypes.c_void_p], None),
+    }
+    for name, (argtypes, restype) in signatures.items():
+        fn = getattr(lib, name)
+        fn.argtypes = argtypes
+        fn.restype = restype
+    return ci
+
+
+@cache
+def _index() -> Any:
+    return cindex().Index.create()
+
+
+def parse_translation_unit(path: str, text: str, options: ClangOptions) -> Any:
+    """Parse `text` as the contents of `path`; Clang's errors become SpecErrors."""
+    ci = cindex()
+    flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+    unsaved = [(path, text)]
+    try:
+        tu = _index().parse(path, args=options.args(), unsaved_files=unsaved, options=flags)
+    except ci.TranslationUnitLoadError as exc:  # pragma: no cover - libclang itself failed
+        raise SpecError(f"clang could not parse the file ({exc})", Span(path, 1, 1)) from None
+    errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+    if errors:
+        raise clang_error(path, errors[0], len(errors))
+    return tu
+
+
+def clang_error(path: str, diag: Any, count: int) -> SpecError:
+    loc = diag.location
+    file = loc.file.name if loc.file is not None else path
+    if file == PRELUDE_PATH or not loc.line:
+        file, line, col = path, 1, 1
+    else:
+        line, col = loc.line, loc.column
+    more = f" (and {count - 1} more error{'s' if count > 2 else ''})" if count > 1 else ""
+    return SpecError(f"{diag.spelling}{more}", Span(file, line, col), "reported by clang")
+
+
+def binary_operator(cursor: Any) -> int:
+    return int(cindex().conf.lib.clang_getCursorBinaryOperatorKind(cursor))
+
+
+def unary_operator(cursor: Any) -> int:
+    return int(cindex().conf.lib.clang_getCursorUnaryOperatorKind(cursor))
+
+
+def in_file(cursor: Any, path: str) -> bool:
+    f = cursor.location.file
+    return f is not None and os.path.normpath(f.name) == os.path.normpath(path)
+
+
+def span_of(cursor: Any, path: str) -> Span:
+    loc = cursor.location
+    return Span(path, loc.line, loc.column)
+
+
+def offsets(cursor: Any) -> tuple[int, int]:
+    """The cursor's extent as file offsets [start, end)."""
+    ext = cursor.extent
+    return ext.start.offset, ext.end.offset
+
+
+def tokens(tu: Any, cursor: Any) -> Sequence[Any]:
+    return list(tu.get_tokens(extent=cursor.extent))
+
+
+def macro_definitions(tu: Any, path: str) -> list[tuple[str, int, str, bool]]:
+    """Object-like macros defined in the spec file: (name, offset of the name, value text,
+    whether it is function-like)."""
+    ci = cindex()
+    out: list[tuple[str, int, str, bool]] = []
+    for cur in tu.cursor.get_children():
+        if cur.kind != ci.CursorKind.MACRO_DEFINITION or not in_file(cur, path):
+            continue
+        toks = list(cur.get_tokens())
+        if not toks:
+            continue
+        function_like = bool(ci.conf.lib.clang_Cursor_isMacroFunctionLike(cur))
+        value = " ".join(t.spelling for t in toks[1:])
+        out.append((cur.spelling, cur.extent.start.offset, value, function_like))
+    return out
+
+
+def comments(tu: Any, path: str, size: int) -> list[tuple[int, str]]:
+    """Every comment of the spec file with its offset (line splices already part of it)."""
+    ci = cindex()
+    tu_file = tu.get_file(path)
+    start = ci.SourceLocation.from_offset(tu, tu_file, 0)
+    end = ci.SourceLocation.from_offset(tu, tu_file, size)
+    out: list[tuple[int, str]] = []
+    for tok in tu.get_tokens(extent=ci.SourceRange.from_locations(start, end)):
+        if tok.kind == ci.TokenKind.COMMENT:
+            out.append((tok.extent.start.offset, tok.spelling))
+    return out
+
+
+def skipped_ranges(tu: Any, path: str) -> list[tuple[int, int]]:
+    """Regions removed by `#if`/`#ifdef`: annotations inside them do not count."""
+    ci = cindex()
+    lib = ci.conf.lib
+
+    class _Ranges(ctypes.Structure):
+        _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
+
+    fn = lib.clang_getSkippedRanges
+    fn.argtypes = [ci.TranslationUnit, ci.File]
+    fn.restype = ctypes.POINTER(_Ranges)
+    dispose = lib.clang_disposeSourceRangeList
+    dispose.argtypes = [ctypes.POINTER(_Ranges)]
+    dispose.restype = None
+    ptr = fn(tu, tu.get_file(path))
+    out: list[tuple[int, int]] = []
+    try:
+        for i in range(ptr.contents.count):
+            r = ptr.contents.ranges[i]
+            out.append((r.start.offset, r.end.offset))
+    finally:
+        dispose(ptr)
+    return out
+
+
+class CharOffsets:
+    """Clang counts bytes; our spans and the annotation grammar count characters."""
+
+    def __init__(self, text: str) -> None:
+        data = text.encode("utf-8")
+        self.size = len(data)
+        self._ascii = self.size == len(text)
+        self._table: list[int] = []
+        if not self._ascii:
+            for i, ch in enumerate(text):
+                self._table.extend([i] * len(ch.encode("utf-8")))
+            self._table.append(len(text))
+
+    def __call__(self, byte_offset: int) -> int:
+        if self._ascii:
+            return byte_offset
+        return self._table[min(byte_offset, len(self._table) - 1)]

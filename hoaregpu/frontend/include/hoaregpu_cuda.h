@@ -1,0 +1,83 @@
+/* hoaregpu's CUDA prelude: the builtins a kernel uses, as device-side declarations, so
+   that Clang can parse and type kernels without the CUDA headers. What they mean is
+   decided by hoaregpu (hoaregpu/frontend/translate.py), never by these declarations. */
+#pragma once
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __forceinline__ __attribute__((always_inline))
+#define __restrict__ __restrict
+typedef unsigned long size_t;
+#define __HG_VEC(t, n) struct n##2 { t x, y; }; struct n##3 { t x, y, z; }; struct n##4 { t x, y, z, w; };
+__HG_VEC(int, int) __HG_VEC(unsigned int, uint) __HG_VEC(float, float) __HG_VEC(char, char)
+__HG_VEC(unsigned char, uchar) __HG_VEC(short, short) __HG_VEC(double, double)
+#undef __HG_VEC
+struct dim3 { unsigned int x, y, z; __host__ __device__ dim3(unsigned int x = 1, unsigned int y = 1, unsigned int z = 1) : x(x), y(y), z(z) {} };
+extern const __device__ uint3 threadIdx, blockIdx;
+extern const __device__ struct dim3 blockDim, gridDim;
+extern const __device__ int warpSize;
+extern __device__ void __syncthreads(void);
+
+/* Device functions that kernels call. Declared so that Clang accepts the kernel and
+   hoaregpu can name the call as unsupported (rather than as an unknown identifier). */
+#define __HG_ATOMIC(name) \
+  extern __device__ int name(int *, int); \
+  extern __device__ unsigned int name(unsigned int *, unsigned int); \
+  extern __device__ unsigned long long name(unsigned long long *, unsigned long long); \
+  extern __device__ float name(float *, float);
+__HG_ATOMIC(atomicAdd) __HG_ATOMIC(atomicSub) __HG_ATOMIC(atomicExch) __HG_ATOMIC(atomicMin)
+__HG_ATOMIC(atomicMax) __HG_ATOMIC(atomicAnd) __HG_ATOMIC(atomicOr) __HG_ATOMIC(atomicXor)
+__HG_ATOMIC(atomicInc) __HG_ATOMIC(atomicDec)
+#undef __HG_ATOMIC
+extern __device__ int atomicCAS(int *, int, int);
+extern __device__ unsigned int atomicCAS(unsigned int *, unsigned int, unsigned int);
+#define __HG_SHFL(name) \
+  extern __device__ int name(int, int, int = 32); \
+  extern __device__ unsigned int name(unsigned int, int, int = 32); \
+  extern __device__ float name(float, int, int = 32); \
+  extern __device__ int name##_sync(unsigned int, int, int, int = 32); \
+  extern __device__ unsigned int name##_sync(unsigned int, unsigned int, int, int = 32); \
+  extern __device__ float name##_sync(unsigned int, float, int, int = 32);
+__HG_SHFL(__shfl) __HG_SHFL(__shfl_up) __HG_SHFL(__shfl_down) __HG_SHFL(__shfl_xor)
+#undef __HG_SHFL
+extern __device__ void __syncwarp(unsigned int = 0xffffffff);
+extern __device__ int __syncthreads_count(int);
+extern __device__ int __syncthreads_and(int);
+extern __device__ int __syncthreads_or(int);
+extern __device__ void __threadfence(void);
+extern __device__ void __threadfence_block(void);
+extern __device__ unsigned int __ballot_sync(unsigned int, int);
+extern __device__ int __any_sync(unsigned int, int);
+extern __device__ int __all_sync(unsigned int, int);
+extern __device__ int __popc(unsigned int);
+extern __device__ int __clz(int);
+extern __device__ int __ffs(int);
+extern __device__ int __mul24(int, int);
+extern "C" __device__ int printf(const char *, ...);
+extern __device__ void *memset(void *, int, size_t);
+extern __device__ void *memcpy(void *, const void *, size_t);
+extern __device__ int min(int, int);
+extern __device__ int max(int, int);
+extern __device__ unsigned int min(unsigned int, unsigned int);
+extern __device__ unsigned int max(unsigned int, unsigned int);
+extern __device__ int abs(int);
+extern __device__ float fminf(float, float);
+extern __device__ float fmaxf(float, float);
+extern __device__ float sqrtf(float);
+extern __device__ float expf(float);
+extern __device__ float logf(float);
+extern __device__ float fabsf(float);
+extern __device__ float sinf(float);
+extern __device__ float cosf(float);
+extern __device__ float __fdividef(float, float);
+extern __device__ float __expf(float);
+typedef unsigned int uint32_t;
+typedef int int32_t;
+typedef unsigned long long uint64_t;
+typedef long long int64_t;
+typedef unsigned short uint16_t;
+typedef short int16_t;
+typedef unsigned char uint8_t;
+typedef signed char int8_t;
