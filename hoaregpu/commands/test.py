@@ -7,8 +7,9 @@ import json
 import re
 import shlex
 
+from ..core import Kernel
 from ..errors import ConfigError
-from ..interp import render_test, test_kernel
+from ..interp import native, render_test, test_kernel
 from ..interp.results import TestResult
 from ..interp.solver_inputs import AutoInputs
 from ..interp.testing import TEST_STEP_BUDGET
@@ -18,6 +19,7 @@ from .run import RACE_KINDS, add_kernel_options, select_kernel
 TEST_EXIT_CODES = """exit codes:
   0  no violation in any run (races and write conflicts are warnings unless --fail-on-race)
   1  a violation was found: a shrunk counterexample and a `hoaregpu run` line reproducing it
+     (--native: or a native run disagrees with the interpreter)
   2  no input satisfied `requires` (nothing was run)
   3  input error (bad file or command line)"""
 
@@ -71,7 +73,51 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="B",
         help=f"lockstep steps per run ({TEST_STEP_BUDGET})",
     )
+    p.add_argument(
+        "--native",
+        action="store_true",
+        help="also run every input natively (the source compiled by the system C/C++ compiler) "
+        "and compare the final arrays with the interpreter's",
+    )
     p.set_defaults(func=run)
+
+
+def run_native_check(args: argparse.Namespace, kernel: Kernel, generator: AutoInputs) -> bool:
+    """`--native`: the same seeded draws, interpreted and run natively; False on a disagreement."""
+    try:
+        program = native.build(args.file, kernel.name)
+    except native.NativeUnavailable as e:
+        print(f"note: --native skipped: {e}")
+        return True
+    except native.NativeBuildError as e:
+        raise ConfigError(f"--native: {e}") from None
+    result = native.native_test(
+        kernel,
+        program,
+        args.threads,
+        args.trials,
+        args.seed,
+        generator=generator,
+        step_budget=args.step_budget,
+    )
+    v = result.verdicts
+    why = ", ".join(f"{n} {r}" for r, n in result.reasons.most_common())
+    print(
+        f"native ({result.compiler}): {result.runs} runs, {v[native.AGREE]} agree, "
+        f"{v[native.NOT_COMPARABLE]} not comparable{f' ({why})' if why else ''}, "
+        f"{v[native.DISAGREE]} disagree"
+    )
+    if result.ok:
+        return True
+    first = result.disagreements[0]
+    print(f"native run DISAGREES with the interpreter (first of {len(result.disagreements)}):")
+    print(native.render_comparison(first))
+    command = ["hoaregpu", "run", args.file, "--threads", str(first.threads)]
+    if args.kernel is not None:
+        command += ["--kernel", args.kernel]
+    command += ["--input", json.dumps(first.inputs, separators=(",", ":"))]
+    print("interpreter side: " + " ".join(shlex.quote(p) for p in command))
+    return False
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,12 +126,13 @@ def run(args: argparse.Namespace) -> int:
     if args.step_budget < 1:
         raise ConfigError(f"--step-budget must be at least 1, not {args.step_budget}")
     kernel = select_kernel(args.file, args.kernel)
+    generator = AutoInputs()
     result = test_kernel(
         kernel,
         args.threads,
         args.trials,
         args.seed,
-        generator=AutoInputs(),
+        generator=generator,
         step_budget=args.step_budget,
         races_fail=args.fail_on_race,
     )
@@ -94,8 +141,12 @@ def run(args: argparse.Namespace) -> int:
         print(render_test(result, kernel, warnings))
         command = reproduce_command(args.file, args.kernel, result)
         print(f"reproduce with:\n  {command}")
+        if args.native:
+            run_native_check(args, kernel, generator)
         return 1
     print(render_test(result, kernel, warnings))
+    if args.native and not run_native_check(args, kernel, generator):
+        return 1
     if result.passed == 0:
         print(f"no admissible input found in {result.trials} tries: nothing was run")
         return EXIT_UNDECIDED

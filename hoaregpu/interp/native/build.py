@@ -51,7 +51,11 @@ class Compiler:
 
     @property
     def name(self) -> str:
-        return f"{Path(self.path).name} ({self.version})"
+        return (
+            self.version
+            if Path(self.path).name in self.version
+            else f"{Path(self.path).name} ({self.version})"
+        )
 
     def command(self) -> list[str]:
         std = "-std=gnu++17" if self.language == "c++" else "-std=gnu11"

@@ -56,6 +56,7 @@ class Comparison:
     inputs: dict[str, Any]
     interp: dict[str, Any] | None = None  # final array parameters, JSON input format
     native: dict[str, Any] | None = None
+    differ: tuple[str, ...] = ()  # the arrays whose final contents differ
 
 
 def window_for(inputs: dict[str, Any], threads: int) -> int:
@@ -169,9 +170,9 @@ def compare(
     names = _array_params(kernel)
     cmp.interp = {c: array_to_json(run.final.shared[p]) for c, p in names.items()}
     cmp.native = {c: array_to_json(a) for c, a in nat.arrays.items()}
-    differ = [c for c, p in names.items() if not run.final.shared[p].same(nat.arrays[c])]
-    if differ:
-        cmp.verdict, cmp.reason = DISAGREE, "final arrays differ: " + ", ".join(differ)
+    cmp.differ = tuple(c for c, p in names.items() if not run.final.shared[p].same(nat.arrays[c]))
+    if cmp.differ:
+        cmp.verdict, cmp.reason = DISAGREE, "final arrays differ: " + ", ".join(cmp.differ)
     else:
         cmp.verdict, cmp.reason = AGREE, "same final arrays"
     return cmp
@@ -230,7 +231,7 @@ def render_comparison(cmp: Comparison) -> str:
     lines = [f"{cmp.verdict}: {cmp.reason}", f"  threads: {cmp.threads}", f"  inputs: {dump(cmp.inputs)}"]
     if cmp.interp is not None and cmp.native is not None:
         for name in cmp.interp:
-            mark = "" if cmp.interp[name] == cmp.native.get(name) else "   <-- differs"
+            mark = "   <-- differs" if name in cmp.differ else ""
             lines.append(f"  interpreter: {name} = {dump(cmp.interp[name])}{mark}")
             lines.append(f"  native:      {name} = {dump(cmp.native.get(name))}")
     return "\n".join(lines)
