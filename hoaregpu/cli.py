@@ -13,6 +13,7 @@ from .commands.common import EXIT_CODES, EXIT_INPUT, EXIT_INTERNAL
 from .errors import HoareGpuError, SpecError
 
 COMMANDS = (verify, run, test, solvers, bench, prove, check)
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a tool killed by a closed pipe
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,7 +38,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INPUT if e.code == 2 else int(e.code or 0)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
-        return func(args)
+        code = func(args)
+        sys.stdout.flush()  # a closed pipe shows up here, not in the interpreter's exit flush
+        return code
+    except BrokenPipeError:
+        # `hoaregpu verify specs/ | head -1`: the reader is gone. Stop quietly with the code
+        # of a process killed by SIGPIPE, as other command-line tools do.
+        _drop_stdout()
+        return EXIT_BROKEN_PIPE
     except SpecError as e:
         print(e.render(), file=sys.stderr)
         return EXIT_INPUT
@@ -57,6 +65,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERNAL
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null: Python flushes it at exit, which would fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real file descriptor (captured in tests): nothing to flush
+        pass
 
 
 if __name__ == "__main__":

@@ -91,6 +91,9 @@ def read_inputs(text: str | None) -> dict[str, Any] | None:
         value = json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(f"--input is not valid JSON: {e}") from None
+    except RecursionError:
+        # json nests by recursion; no input value nests deeper than an array's dimensions.
+        raise InputError("--input is nested too deeply to be a kernel input") from None
     if not isinstance(value, dict):
         raise InputError("--input must be a JSON object mapping parameter names to values")
     return value

@@ -19,6 +19,11 @@ Quantifier domains. A quantifier over the integers is checked on a finite domain
    cells of an array all hold its default, so the window holds a representative of them,
    but the check is then bounded, and a note saying so goes into the run's report.
 3. At most DOMAIN_LIMIT combinations are checked; beyond that the check is bounded too.
+
+Cost. Every quantifier instance (and every thread of `\\all`/`\\none`) evaluated is
+charged to the checker's budget (the run's step budget): a loop invariant quantified up
+to a huge `n`, checked at every iteration, would otherwise run for minutes. When it is
+used up, `EvaluationBudgetExhausted` stops the run (reported as `step-budget`).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import itertools
 from dataclasses import dataclass
 
 from ..core import Formula, Kernel, VarKind
-from ..errors import HoareGpuError
+from ..errors import HoareGpuError, Span
 from ..terms import (
     At,
     Binary,
@@ -95,6 +100,16 @@ def _names_in(t: Term) -> set[str]:
 _FLIP = {BinOp.GT: BinOp.LT, BinOp.GE: BinOp.LE}
 
 
+class EvaluationBudgetExhausted(Exception):
+    """The checker's budget is used up. Not a HoareGpuError on purpose: `check` turns those
+    into a failure of the clause, and this must stop the run instead."""
+
+    def __init__(self, budget: int, span: Span | None) -> None:
+        super().__init__(f"more than {budget} quantifier instances evaluated")
+        self.budget = budget
+        self.span = span
+
+
 @dataclass
 class Failure:
     threads: list[int]  # failing threads (empty for a global formula)
@@ -103,8 +118,12 @@ class Failure:
 
 
 class FormulaChecker:
-    def __init__(self, kernel: Kernel, state: State, old: State, notes: list[str]) -> None:
+    def __init__(
+        self, kernel: Kernel, state: State, old: State, notes: list[str], budget: int | None = None
+    ) -> None:
         self.kernel = kernel
+        self.budget = budget  # quantifier instances for the checker's lifetime (None: no limit)
+        self.instances = 0
         self.state = state
         self.old = old
         self.n = state.threads
@@ -187,6 +206,7 @@ class FormulaChecker:
         if isinstance(t, Old):
             return self.ev(t.term, thread, bound, self.old)
         if isinstance(t, ThreadPred):
+            self._charge(self.n, t.span)
             vals = (self.ev(t.term, i, bound, st) != 0 for i in range(self.n))
             if t.kind is ThreadPredKind.ALL:
                 return 1 if all(vals) else 0
@@ -297,6 +317,11 @@ class FormulaChecker:
             self._note(q, f"domain of {total} cases cut to {per} values per variable")
         return out
 
+    def _charge(self, cost: int, span: Span | None) -> None:
+        self.instances += cost
+        if self.budget is not None and self.instances > self.budget:
+            raise EvaluationBudgetExhausted(self.budget, span)
+
     def _note(self, q: Quant, what: str) -> None:
         where = f"{q.span}: " if q.span else ""
         msg = f"{where}quantifier checked on a bounded domain: {what}"
@@ -310,6 +335,7 @@ class FormulaChecker:
         saved = dict(self.trace) if self.trace is not None else None
         inner = dict(bound)
         for combo in itertools.product(*ranges):
+            self._charge(1, q.span)
             if saved is not None:
                 self.trace = dict(saved)
                 self.trace.update(zip(q.names, combo, strict=True))

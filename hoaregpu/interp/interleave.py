@@ -153,7 +153,7 @@ class Interleaving(Machine):
         elif isinstance(s, Assert):
             self.checks.formula(ASSERTION, "assertion", s.formula, [i])
         elif isinstance(s, Assume):
-            fail = self.checks.checker.check(s.formula, [i])
+            fail = self.checks.check(s.formula, [i])
             if fail is not None:
                 v = Violation(
                     ASSUMPTION, f"assumption violated at thread {i}", s.formula.span, (i,), tuple(fail.values)

@@ -19,7 +19,8 @@ Checks: `assert` at the active threads (then execution goes on), loop invariants
 every visit of the loop head with the mask the loop was reached with, `assume`
 (a failure stops the run as "assumption violated"). `requires`/`ensures` are checked by
 `execute`. The step budget counts lockstep steps: statements (and loop-guard
-evaluations) executed with a non-empty mask.
+evaluations) executed with a non-empty mask; the same budget bounds, separately, the
+quantifier instances evaluated by clause checks (see formulas.py).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from ..core import Assert, Assign, Assume, Formula, If, Kernel, Seq, Skip, Stmt,
 from ..errors import HoareGpuError, Span
 from ..terms import Term
 from .evaluate import Ctx, EvalError, VecFn, compile_expr
-from .formulas import FormulaChecker
+from .formulas import EvaluationBudgetExhausted, Failure, FormulaChecker
 from .races import RaceDetector
 from .results import (
     ASSERTION,
@@ -73,10 +74,10 @@ class Stop(Exception):
 class Checks:
     """Reporting shared by both interpreters: formula checks and deduplicated violations."""
 
-    def __init__(self, kernel: Kernel, state: State, old: State) -> None:
+    def __init__(self, kernel: Kernel, state: State, old: State, budget: int | None = None) -> None:
         self.kernel = kernel
         self.notes: list[str] = []
-        self.checker = FormulaChecker(kernel, state, old, self.notes)
+        self.checker = FormulaChecker(kernel, state, old, self.notes, budget)
         self.violations: list[Violation] = []
         self._seen: set[tuple[str, Span | None]] = set()
 
@@ -87,8 +88,19 @@ class Checks:
         self._seen.add(key)
         self.violations.append(v)
 
+    def check(self, f: Formula, mask: list[int]) -> Failure | None:
+        """The clause at `mask`; a used-up evaluation budget stops the run (`step-budget`)."""
+        try:
+            return self.checker.check(f, mask)
+        except EvaluationBudgetExhausted as e:
+            msg = (
+                f"step budget exhausted while checking this clause: {e} "
+                "(quantified clauses are checked instance by instance; raise --step-budget)"
+            )
+            raise Stop(Violation(STEP_BUDGET, msg, f.span or e.span)) from None
+
     def formula(self, kind: str, what: str, f: Formula, mask: list[int]) -> Violation | None:
-        fail = self.checker.check(f, mask)
+        fail = self.check(f, mask)
         if fail is None:
             return None
         msg = f"{what} does not hold"
@@ -187,8 +199,7 @@ class Lockstep(Machine):
             self.checks.formula(ASSERTION, "assertion", s.formula, mask)
         elif isinstance(s, Assume):
             self._step(mask, s.span)
-            checker = self.checks.checker
-            fail = checker.check(s.formula, mask)
+            fail = self.checks.check(s.formula, mask)
             if fail is not None:
                 msg = "assumption violated"
                 if fail.threads:

@@ -40,13 +40,21 @@ def execute(
 ) -> RunResult:
     """Run `kernel` from `state` (updated in place) with all threads active, checking everything."""
     old = state.copy()
-    checks = Checks(kernel, state, old)
+    # The step budget also bounds the quantifier instances of clause checks (formulas.py).
+    checks = Checks(kernel, state, old, step_budget)
     shown = inputs if inputs is not None else inputs_of(kernel, old)
     result = RunResult(kernel.name, state.threads, seed, OK, shown, old, None, semantics=semantics)
     everyone = list(range(state.threads))
-    for f in kernel.requires:
-        if checks.formula(PRECONDITION, "precondition (requires)", f, everyone) is not None:
-            result.status = INADMISSIBLE
+    try:
+        for f in kernel.requires:
+            if checks.formula(PRECONDITION, "precondition (requires)", f, everyone) is not None:
+                result.status = INADMISSIBLE
+    except Stop as stop:  # the budget ran out on `requires`: nothing was run
+        checks.add(stop.violation)
+        result.status = stop.status
+        result.violations = checks.violations
+        result.notes = checks.notes
+        return result
     if result.status == INADMISSIBLE:
         result.violations = checks.violations
         result.notes = checks.notes

@@ -123,7 +123,9 @@ def _parse_key(text: str, dim: int, name: str) -> Key:
 
 def _as_int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{what} must be an integer, got {value!r}")
+        shown = repr(value)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."  # a huge value is not a message
+        raise InputError(f"{what} must be an integer, got {shown}")
     return value
 
 
