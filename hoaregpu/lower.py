@@ -86,6 +86,7 @@ class _Lowerer:
             dim=dim,
             role=role,
             nonnegative=typ.nonnegative,
+            boolean=typ is syntax.BaseType.BOOL,
             source_name=c_name if name != c_name else None,
             span=span,
         )

@@ -55,7 +55,8 @@ def sample_state(kernel: Kernel, threads: int, rng: random.Random, scale: int = 
     for p in kernel.params:
         d = kernel.decl(p)
         if d.dim == 0:
-            v = _scalar(rng, threads, d.nonnegative)
+            # a `bool` holds 0 or 1 (an entry fact of the VC generator; run rejects others)
+            v = rng.randint(0, 1) if d.boolean else _scalar(rng, threads, d.nonnegative)
             scalars.append(v)
             if d.kind is VarKind.LOCAL:
                 state.scalars[p] = [v] * threads
@@ -72,7 +73,10 @@ def sample_state(kernel: Kernel, threads: int, rng: random.Random, scale: int = 
         else:
             shape = [rng.randint(1, max(2, threads + 1)) for _ in range(d.dim)]
         keys = list(itertools.product(*(range(s) for s in shape)))
-        arr = Array(dict(zip(keys, _values(rng, len(keys), scale), strict=True)))
+        vals = _values(rng, len(keys), scale)
+        if d.boolean or d.nonnegative:  # the cells' C type: bool 0/1, unsigned >= 0
+            vals = [(v % 2 if d.boolean else abs(v)) for v in vals]
+        arr = Array(dict(zip(keys, vals, strict=True)))
         if d.kind is VarKind.SHARED:
             state.shared[p] = arr
         else:

@@ -162,21 +162,34 @@ def initial_state(kernel: Kernel, threads: int, inputs: Mapping[str, Any] | None
     for name, value in (inputs or {}).items():
         d = _param_decl(kernel, name)
         if d.kind is VarKind.SHARED and d.dim == 0:  # a uniform scalar parameter
-            v = _as_int(value, name)
-            if d.nonnegative and v < 0:
-                raise InputError(f"{name} is unsigned but was given {v}")
+            v = _in_range(d, _as_int(value, name), name)
             state.shared[d.name] = Array({(): v})
         elif d.kind is VarKind.SHARED:
-            state.shared[d.name] = parse_array(value, d.dim, name)
+            state.shared[d.name] = _cells_in_range(d, parse_array(value, d.dim, name), name)
         elif d.dim == 0:
-            v = _as_int(value, name)
-            if d.nonnegative and v < 0:
-                raise InputError(f"{name} is unsigned but was given {v}")
+            v = _in_range(d, _as_int(value, name), name)
             state.scalars[d.name] = [v] * threads
         else:
-            arr = parse_array(value, d.dim, name)
+            arr = _cells_in_range(d, parse_array(value, d.dim, name), name)
             state.local_arrays[d.name] = [arr.copy() for _ in range(threads)]
     return state
+
+
+def _in_range(d: VarDecl, v: int, what: str) -> int:
+    """A parameter value of its C type: `unsigned` >= 0, `bool` 0 or 1.
+    The VC generator assumes these ranges on entry, so a run outside them proves nothing."""
+    if d.nonnegative and v < 0:
+        raise InputError(f"{what} is unsigned but was given {v}")
+    if d.boolean and v not in (0, 1):
+        raise InputError(f"{what} is a bool: give 0 or 1, not {v}")
+    return v
+
+
+def _cells_in_range(d: VarDecl, arr: Array, name: str) -> Array:
+    for key, v in arr.cells.items():
+        _in_range(d, v, name + "".join(f"[{i}]" for i in key))
+    _in_range(d, arr.default, f"{name}[*]")
+    return arr
 
 
 def array_to_json(arr: Array) -> Any:

@@ -11,8 +11,8 @@ import hashlib
 from dataclasses import dataclass
 
 from .. import core
-from ..lower import lower_file
 from ..frontend import parse_file
+from ..lower import lower_file
 from ..terms import (
     At as TAt,
 )
@@ -168,6 +168,7 @@ class KernelInfo:
     ensures: tuple[F, ...]
     program: Prog  # after the monotonic-loop transform, with loop invariants attached
     threads: int | None
+    boolean: frozenset[str] = frozenset()  # `bool` parameters: 0 or 1 on entry
 
     def is_local(self, name: str) -> bool:
         v = self.variables.get(name.split("'", 1)[0])
@@ -206,8 +207,11 @@ class KernelInfo:
                 parts.append(Quant(True, (t,), Bin(BinOp.IMPLIES, rng, same)))
                 if p in self.nonnegative:
                     parts.append(Bin(BinOp.GE, At(Name(p), Num(0)), Num(0)))
+                parts += self._bool_range(p, At(Name(p), Num(0)))
             elif p in self.nonnegative:
                 parts.append(Bin(BinOp.GE, Name(p), Num(0)))
+            else:
+                parts += self._bool_range(p, Name(p))
         olds: set[str] = set()
         for f in (*self.requires, *self.ensures, *annotation_formulas(self.program)):
             olds |= {n for n in old_vars(f) if n in self.variables}
@@ -230,6 +234,12 @@ class KernelInfo:
         else:
             eq = Bin(BinOp.EQ, Old(cell), cell)
         return Quant(True, tuple(ns), eq) if ns else eq
+
+    def _bool_range(self, p: str, value: F) -> list[F]:
+        """`0 <= p`, `p <= 1` for a `bool` parameter (the VC generator's entry fact too)."""
+        if p not in self.boolean:
+            return []
+        return [Bin(BinOp.LE, Num(0), value), Bin(BinOp.LE, value, Num(1))]
 
     @property
     def pre(self) -> F:
@@ -259,6 +269,7 @@ def kernel_info(path: str, kernel: core.Kernel) -> KernelInfo:
     kernel = make_monotonic(kernel)
     variables = {d.name: VarInfo(d.kind is core.VarKind.LOCAL, d.dim) for d in kernel.decls}
     nonneg = frozenset(d.name for d in kernel.decls if d.nonnegative)
+    boolean = frozenset(d.name for d in kernel.decls if d.boolean)
     return KernelInfo(
         path=path,
         name=kernel.name,
@@ -269,6 +280,7 @@ def kernel_info(path: str, kernel: core.Kernel) -> KernelInfo:
         ensures=tuple(from_term(f.term) for f in kernel.ensures),
         program=from_stmt(kernel.body),
         threads=kernel.fixed_threads,
+        boolean=boolean,
     )
 
 

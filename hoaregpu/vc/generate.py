@@ -53,28 +53,34 @@ class Vc:
 
 
 def entry_facts(enc: Encoder, kernel: core.Kernel) -> list[FNode]:
-    """What holds when the kernel starts: N >= 1, a fixed N, uniform and unsigned parameters."""
+    """What holds when the kernel starts: N >= 1, a fixed N, uniform parameters, and the
+    ranges of `unsigned` (>= 0) and `bool` (0 or 1: a C bool holds nothing else, and without
+    the fact a counterexample may pick p = 2) parameters and parameter cells."""
     m = enc.mgr
+
+    def ranged(d: core.VarDecl, v: FNode) -> list[FNode]:
+        if d.boolean:
+            return [m.LE(m.Int(0), v), m.LE(v, m.Int(1))]
+        return [m.GE(v, m.Int(0))] if d.nonnegative else []
+
     facts = [m.GE(enc.ntid, m.Int(1))]
     for name in kernel.params:
         d = kernel.decl(name)
         sym = enc.symbol(name)
         if d.dim:
-            if d.nonnegative:  # `unsigned *a`: every cell starts >= 0
+            if d.nonnegative or d.boolean:  # `unsigned *a`, `bool *a`: every cell starts in range
                 ns = [enc.fresh("n", INT) for _ in range(d.dim)]
-                facts.append(m.ForAll(ns, m.GE(m.Function(sym, ns), m.Int(0))))
+                facts.append(m.ForAll(ns, m.And(ranged(d, m.Function(sym, ns)))))
             continue
         if d.kind is core.VarKind.SHARED:
-            if d.nonnegative:
-                facts.append(m.GE(sym, m.Int(0)))
+            facts += ranged(d, sym)
             continue
         # An assigned scalar parameter: every thread's copy starts with the same value.
         t = enc.fresh("tid", INT)
         start = enc.fresh(f"{name}.init", INT)
         same = m.Equals(m.Function(sym, [t]), start)
         facts.append(m.ForAll([t], m.Implies(enc.in_range(t), same)))
-        if d.nonnegative:
-            facts.append(m.GE(start, m.Int(0)))
+        facts += ranged(d, start)
     return facts
 
 
