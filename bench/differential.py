@@ -67,8 +67,9 @@ RESULTS = ROOT / "bench" / "results"
 class Gen:
     """Random statements; `modes[arr]` is "own" (only `arr[threadIdx.x]`) or "ro" (read only)."""
 
-    def __init__(self, rng: random.Random, threads: int) -> None:
+    def __init__(self, rng: random.Random, threads: int, shifts: bool = True) -> None:
         self.rng = rng
+        self.shifts = shifts
         self.threads = threads
         self.loops = 0
         self.has_loop = False
@@ -102,6 +103,8 @@ class Gen:
             op = self.rng.choice(["/", "%"])
             return f"({sub} {op} {self.rng.choice(['2', '3', '(-2)', '5'])})"
         if r < 0.9:
+            if not self.shifts:
+                return f"(-{sub})"
             return f"({sub} >> {self.rng.randint(1, 2)})"
         return f"({self.cond(depth - 1, modes, scope)} ? {sub} : {self.expr(depth - 1, modes, scope)})"
 
@@ -174,9 +177,9 @@ class Kernel:
         return "\n".join([*head, sig, *self.body, "}"]) + "\n"
 
 
-def generate(rng: random.Random, name: str) -> Kernel:
+def generate(rng: random.Random, name: str, shifts: bool = True) -> Kernel:
     threads = rng.randint(1, 4)
-    g = Gen(rng, threads)
+    g = Gen(rng, threads, shifts)
     body = ["    int x = 0;", f"    int y = {rng.choice(['threadIdx.x', '1', 'a[threadIdx.x]'])};"]
     for n in range(rng.randint(1, 3)):
         if n:
@@ -247,7 +250,7 @@ def _verify(paths: list[str], timeout: float) -> list[str]:
 
 
 def one_kernel(c: Campaign, rng: random.Random, n: int, work: Path, args: argparse.Namespace) -> None:
-    k = generate(rng, f"k{n}")
+    k = generate(rng, f"k{n}", not args.no_shifts)
     plain = work / f"{k.name}.cu"
     plain.write_text(k.text())
     try:
@@ -295,7 +298,8 @@ def one_kernel(c: Campaign, rng: random.Random, n: int, work: Path, args: argpar
         _case(c, compare(ck, program, r), text, args.out)
         flagged = any(v.kind == POSTCONDITION for v in r.violations)
         if flagged != (which == "wrong") and r.final is not None:
-            _record(c, args.out, "interp-contract", text, {"contract": which, "status": r.status})
+            detail = {"contract": which, "status": r.status, "uses_shift": ">>" in text}
+            _record(c, args.out, "interp-contract", text, detail)
     if args.no_verify:
         return
     verdicts = _verify(paths, args.timeout)
@@ -378,6 +382,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--timeout", type=float, default=5.0, help="z3 seconds per VC")
     p.add_argument("--no-verify", action="store_true")
+    p.add_argument(
+        "--no-shifts", action="store_true", help="generate no `>>` (see the known interpreter bug)"
+    )
     p.add_argument("--out", type=Path, default=RESULTS / "differential", help="reproducer folder")
     p.add_argument("--json", type=Path, default=RESULTS / "differential.json")
     p.add_argument("--progress", action="store_true")

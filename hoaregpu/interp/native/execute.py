@@ -127,7 +127,12 @@ def _interp_blocker(run: RunResult) -> str | None:
     return None
 
 
-_NATIVE_KIND = {BARRIER_DIVERGENCE: "barrier-divergence", RUNTIME_ERROR: "division-by-zero"}
+# What C does where the interpreter stops: the sanitizer traps a division by zero or a
+# negative shift (SIGILL), the hardware may raise SIGFPE.
+_NATIVE_KIND = {
+    BARRIER_DIVERGENCE: ("barrier-divergence",),
+    RUNTIME_ERROR: ("division-by-zero", "trap"),
+}
 
 
 def compare(
@@ -140,13 +145,14 @@ def compare(
         cmp.verdict, cmp.reason = DISAGREE, mismatch
         return cmp
     blocker = _interp_blocker(run)
-    if blocker is not None and not blocker.startswith("interpreter stopped"):
+    kinds = {k for v in run.violations for k in _NATIVE_KIND.get(v.kind, ())}
+    if blocker is not None and not (blocker.startswith("interpreter stopped") and kinds):
+        # Not run natively at all: a step-budget stop would just wait for the timeout.
         cmp.reason = blocker
         return cmp
     nat = run_native(program, run.threads, run.inputs, timeout)
     if blocker is not None:
         # Stopped runs agree when C stops the same way (divergence, division by zero).
-        kinds = {_NATIVE_KIND.get(v.kind) for v in run.violations}
         if nat.status in kinds:
             cmp.verdict, cmp.reason = AGREE, f"both stop: {nat.status}"
         elif "barrier-divergence" in kinds and nat.status == "ok":
