@@ -106,6 +106,7 @@ class _Running:
     conn: Connection
     start: float
     deadline: float
+    solved_at: float | None = None  # when the solver answered sat, before its model was checked
 
 
 def _kill(run: _Running) -> None:
@@ -158,7 +159,8 @@ def _receive(run: _Running, options: SolverOptions) -> _Reply | None:
             reply: _Reply = run.conn.recv()
             if reply[0] != _CHECKING:
                 return reply
-            run.deadline = time.monotonic() + check_seconds(options) + GRACE_SECONDS
+            run.solved_at = time.monotonic()  # the solver's time excludes the check
+            run.deadline = run.solved_at + check_seconds(options) + GRACE_SECONDS
     except (EOFError, OSError):
         pass
     return None
@@ -225,7 +227,7 @@ def solve_many(
         answers[run.index][run.name] = SolverResult(
             outcome=outcome,
             solver=run.name,
-            seconds=round(time.monotonic() - run.start, 3),
+            seconds=round((run.solved_at or time.monotonic()) - run.start, 3),
             values=values if outcome is Outcome.REFUTED else (),
             message=message,
             version=versions[run.name],
