@@ -46,7 +46,7 @@ class ModelCheck:
         if self.verdict is ModelVerdict.CONFIRMED:
             return f"confirmed by {CHECKER}"
         if self.verdict is ModelVerdict.WRONG:
-            return f"refuted by {CHECKER}"
+            return self.detail or f"refuted by {CHECKER}"
         return f"not checked: {self.detail}"
 
 
@@ -54,6 +54,10 @@ def check_seconds(options: SolverOptions) -> float:
     """The time a model check may take (on top of the solver's own limit): checking a closed
     VC is usually a matter of milliseconds."""
     return max(1.0, min(float(options.timeout), 10.0))
+
+
+class WrongModel(ValueError):
+    """The model cannot be a model of the script at all (it gives a symbol another sort)."""
 
 
 def _key(name: SExpr) -> str:
@@ -109,6 +113,17 @@ def _in_order(defined: dict[str, SExpr]) -> list[SExpr]:
     return done
 
 
+def _signature(form: SExpr) -> tuple[str, ...]:
+    """Argument and result sorts of a declare-fun, declare-const or define-fun."""
+    assert isinstance(form, list)
+    if form[0] == "declare-const":
+        return (show_sexpr(form[2]),)
+    params = form[2] if isinstance(form[2], list) else []
+    if form[0] == "define-fun":
+        params = [p[1] if isinstance(p, list) and len(p) == 2 else p for p in params]
+    return (*(show_sexpr(p) for p in params), show_sexpr(form[3]) if len(form) > 3 else "")
+
+
 def check_script(script: str, model: str) -> str:
     """The script's declarations and assertions with the model's definitions in place of the
     declarations they define (without check-sat). ValueError when either cannot be read."""
@@ -119,8 +134,11 @@ def check_script(script: str, model: str) -> str:
         if not isinstance(item, list) or not item:
             continue
         if item[0] in ("declare-fun", "declare-const") and len(item) >= 3:
-            if _key(item[1]) not in defined:
+            name = _key(item[1])
+            if name not in defined:
                 declared.append(item)
+            elif _signature(defined[name]) != _signature(item):
+                raise WrongModel(f"it defines {name} with another sort than the script declares")
         elif item[0] == "assert":
             asserted.append(item)
         elif item[0] in ("define-fun", "declare-sort", "define-sort", "push", "pop"):
@@ -137,6 +155,8 @@ def check_model(script: str, model: str | None, seconds: float) -> ModelCheck:
         return ModelCheck(ModelVerdict.UNCHECKED, "the solver gave no model")
     try:
         text = check_script(script, model)
+    except WrongModel as exc:
+        return ModelCheck(ModelVerdict.WRONG, str(exc))
     except ValueError as exc:
         return ModelCheck(ModelVerdict.UNCHECKED, f"cannot read the model: {exc}")
     try:

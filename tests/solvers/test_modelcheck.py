@@ -74,6 +74,13 @@ def test_any_model_of_a_valid_vc_is_wrong() -> None:
     assert check_model(valid_script(), "(model (define-fun x () Int 1))", 5).verdict is ModelVerdict.WRONG
 
 
+def test_a_model_giving_a_symbol_another_sort_is_wrong() -> None:
+    for model in ("(define-fun x () Bool true)", "(define-fun x ((y Int)) Int 1)"):
+        check = check_model(refutable_script(), model, 5)
+        assert check.verdict is ModelVerdict.WRONG
+        assert "defines x with another sort" in check.note()
+
+
 @pytest.mark.parametrize(
     ("model", "why"),
     [
