@@ -110,7 +110,22 @@ class Assume:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
-Stmt: TypeAlias = Assign | Skip | Sync | Seq | If | While | Assert | Assume
+class ExitKind(Enum):
+    RETURN = "return"
+    BREAK = "break"
+    CONTINUE = "continue"
+
+
+@dataclass(frozen=True)
+class Exit:
+    """`return;`, `break;`, `continue;`: produced by lowering and removed before anything
+    else sees the kernel (`hoaregpu.early_exit` turns them into flags and masks)."""
+
+    kind: ExitKind
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+Stmt: TypeAlias = Assign | Skip | Sync | Seq | If | While | Assert | Assume | Exit
 
 
 @dataclass(frozen=True)

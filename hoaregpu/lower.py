@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from . import core, syntax
+from . import core, early_exit, syntax
 from .errors import Span, SpecError
 from .terms import (
     At,
@@ -34,6 +34,7 @@ from .terms import (
     ThreadPred,
     Unary,
     Var,
+    subterms,
 )
 
 _COMPOUND = {
@@ -171,7 +172,7 @@ class _Lowerer:
             invariants = tuple(self.formula(c) for c in s.invariants)
             with self.scope():
                 body = self.stmts([s.body])
-            return core.While(cond, body, invariants, s.span)
+            return self._loop(cond, body, core.Skip(), invariants, s.span)
         if isinstance(s, syntax.ForStmt):
             with self.scope():
                 init = self.stmts([s.init]) if s.init is not None else core.Skip()
@@ -180,13 +181,15 @@ class _Lowerer:
                 with self.scope():
                     body = self.stmts([s.body])
                 step = self.stmts([s.step]) if s.step is not None else core.Skip()
-                loop = core.While(cond, self._seq(body, step), invariants, s.span)
+                loop = self._loop(cond, body, step, invariants, s.span)
             return self._seq(init, loop)
         if isinstance(s, syntax.Block):
             with self.scope():
                 return self.stmts(s.stmts)
         if isinstance(s, syntax.SyncStmt):
             return core.Sync(s.span)
+        if isinstance(s, syntax.ExitStmt):
+            return core.Exit(s.kind, s.span)
         if isinstance(s, syntax.EmptyStmt):
             return core.Skip(s.span)
         if isinstance(s, syntax.AnnotStmt):
@@ -197,6 +200,33 @@ class _Lowerer:
                 return core.Assume(f, s.span)
             raise SpecError(f"'{s.clause.kind.value}' cannot stand as a statement", s.span)
         raise AssertionError(f"unexpected statement {s!r}")
+
+    def _loop(
+        self, cond: Term, body: core.Stmt, step: core.Stmt, invariants: tuple[core.Formula, ...], span: Span
+    ) -> core.Stmt:
+        exits = (core.ExitKind.BREAK, core.ExitKind.CONTINUE)
+        if any(early_exit.contains(body, k, nested_loops=False) for k in exits):
+            return early_exit.loop(cond, body, step, invariants, span, self.exit_flag, self._reads_locals_only)
+        return core.While(cond, self._seq(body, step), invariants, span)
+
+    def _reads_locals_only(self, t: Term) -> bool:
+        """Reads only per-thread variables (and thread ids, constants): values other threads
+        cannot change."""
+        for sub in subterms(t):
+            if isinstance(sub, Var) and self.info[sub.name].decl.kind is not core.VarKind.LOCAL:
+                return False
+        return True
+
+    def exit_flag(self, kind: core.ExitKind) -> str:
+        """A fresh per-thread flag for `hoaregpu.early_exit` (a dot cannot occur in a C name)."""
+        n = 1
+        while f"{kind.value}.{n}" in self.info:
+            n += 1
+        name = f"{kind.value}.{n}"
+        decl = core.VarDecl(name, core.VarKind.LOCAL, 0, core.VarRole.SYNTHETIC)
+        self.info[name] = _VarInfo(decl, syntax.BaseType.BOOL)
+        self.order.append(name)
+        return name
 
     @staticmethod
     def _seq(a: core.Stmt, b: core.Stmt) -> core.Stmt:
@@ -290,7 +320,7 @@ def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
                     if dc.name in {p.name for p in k.params}:
                         raise SpecError(f"'{dc.name}' redeclares a parameter of {k.name}", dc.span)
         with lw.scope():
-            body = lw.stmts(k.body.stmts)
+            body, _ = early_exit.kernel_body(lw.stmts(k.body.stmts), lw.exit_flag)
             # `ensures` sees the parameters and the body's outermost declarations (final values).
             ensures = tuple(lw.formula(c) for c in k.ensures)
     decls = tuple(lw.info[n].decl for n in lw.order)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeAlias
 
+from .core import ExitKind
 from .errors import Span
 from .terms import Term, Var
 
@@ -150,8 +151,26 @@ class AnnotStmt:
     span: Span = field(compare=False, repr=False)
 
 
+@dataclass(frozen=True)
+class ExitStmt:
+    """`return;` (in a kernel), `break;`, `continue;` (in a loop)."""
+
+    kind: ExitKind
+    span: Span = field(compare=False, repr=False)
+
+
 Stmt: TypeAlias = (
-    Decl | AssignStmt | IncDec | IfStmt | WhileStmt | ForStmt | Block | SyncStmt | EmptyStmt | AnnotStmt
+    Decl
+    | AssignStmt
+    | IncDec
+    | IfStmt
+    | WhileStmt
+    | ForStmt
+    | Block
+    | SyncStmt
+    | EmptyStmt
+    | AnnotStmt
+    | ExitStmt
 )
 
 

@@ -8,10 +8,11 @@ named as such.
 
 from __future__ import annotations
 
+import ctypes
 import os
 
 from ..errors import Span, SpecError, register_source
-from ..parser.context import ParseContext
+from ..parser.context import ParseContext, deep_recursion
 from ..parser.preprocess import LineMap
 from ..syntax import Define, SpecFile
 from . import clang
@@ -43,13 +44,17 @@ def parse_text(text: str, path: str = "<string>", options: ClangOptions | None =
         tu = clang.parse_translation_unit(clang_path, text, options or ClangOptions())
     except SpecError as exc:
         raise _renamed(exc, clang_path, path) from None
-    c = ParseContext(path, LineMap(text), shadowed=_declared_builtin_names(tu, clang_path))
     try:
-        unusable = define_table(tu, clang_path, text, c)
-        annots = read_annotations(tu, clang_path, text, c, unusable)
-        kernels = Translator(tu, path, clang_path, annots, clang.CharOffsets(text)).kernels()
-    except RecursionError:
-        raise SpecError("the input is nested too deeply to parse", Span(path, 1, 1)) from None
+        with deep_recursion():  # Clang's AST is walked recursively (a long sum is deep)
+            c = ParseContext(path, LineMap(text), shadowed=_declared_builtin_names(tu, clang_path))
+            define_table(tu, clang_path, text, c)
+            annots = read_annotations(tu, clang_path, text, c)
+            kernels = Translator(tu, path, clang_path, annots, clang.CharOffsets(text)).kernels()
+    except (RecursionError, ctypes.ArgumentError) as exc:
+        # inside a libclang callback the RecursionError arrives wrapped by ctypes
+        if not isinstance(exc, RecursionError) and "RecursionError" not in str(exc):
+            raise
+        raise SpecError("the program is nested too deeply to translate", Span(path, 1, 1)) from None
     if not kernels:
         raise SpecError(
             "no '__global__' kernel in the file", Span(path, 1, 1), "hoaregpu verifies '__global__' functions"

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core import ExitKind
 from ..errors import Span, SpecError, UnsupportedError
 from ..parser import placement
 from ..syntax import (
@@ -23,6 +24,7 @@ from ..syntax import (
     Decl,
     Declarator,
     EmptyStmt,
+    ExitStmt,
     ForStmt,
     IfStmt,
     IncDec,
@@ -203,7 +205,7 @@ class Translator:
         if k == K.DECL_STMT:
             self.no_annotations(cur)
             decls = [self.decl(d, self.span(cur)) for d in cur.get_children()]
-            return decls[0] if len(decls) == 1 else Block(tuple(decls), self.span(cur))
+            return self.merged(decls, cur)
         if k == K.IF_STMT:
             children = list(cur.get_children())
             if len(children) > 3 or any(ch.kind in (K.DECL_STMT, K.VAR_DECL) for ch in children[:-1]):
@@ -223,11 +225,13 @@ class Translator:
         if k == K.NULL_STMT:
             return EmptyStmt(self.span(cur))
         if k == K.RETURN_STMT:
-            raise self.unsupported("'return' statement", cur, "kernels run to the end of their body")
+            if any(True for _ in cur.get_children()):
+                raise self.unsupported("'return' with a value", cur)
+            return ExitStmt(ExitKind.RETURN, self.span(cur))
         if k == K.BREAK_STMT:
-            raise self.unsupported("'break' statement", cur, "use the loop condition instead")
+            return ExitStmt(ExitKind.BREAK, self.span(cur))
         if k == K.CONTINUE_STMT:
-            raise self.unsupported("'continue' statement", cur, "use 'if' inside the loop body instead")
+            return ExitStmt(ExitKind.CONTINUE, self.span(cur))
         if k == K.DO_STMT:
             raise self.unsupported("'do' statement", cur, "use 'while'")
         if k in (K.SWITCH_STMT, K.CASE_STMT, K.DEFAULT_STMT):
@@ -292,12 +296,10 @@ class Translator:
                 cond = self.cond(ch)
             else:
                 step = self.simple(ch)
-        if isinstance(init, Block):
-            raise self.unsupported("several declarations in a 'for' initialisation", cur)
         body_stmt = self.sub(cur, children, len(children) - 1) if len(children) > 1 else self.stmt(body)
         return ForStmt(init, cond, step, body_stmt, (), self.span(cur))
 
-    def decl(self, cur: Any, stmt_span: Span) -> Stmt:
+    def decl(self, cur: Any, stmt_span: Span) -> Decl:
         K = self.K
         if cur.kind != K.VAR_DECL:
             raise self.unsupported(f"local declaration of kind {cur.kind.name.lower()}", cur)
@@ -313,6 +315,10 @@ class Translator:
                 raise self.unsupported("variable-length array", cur)
             if ty.kind == TK.CONSTANTARRAY:
                 sizes.append(IntLit(ty.get_array_size(), self.span(cur)))
+            else:
+                # `extern __shared__ int s[];`: the size is set at launch. Arrays are unbounded
+                # maps (only the number of extents counts), so any extent stands for it.
+                sizes.append(IntLit(0, self.span(cur)))
             ty = ty.element_type.get_canonical()
         if ty.kind == TK.POINTER:
             raise self.unsupported(
@@ -333,6 +339,14 @@ class Translator:
             raise SpecError("a '__shared__' variable cannot have an initialiser", self.span(cur))
         d = Declarator(cur.spelling, tuple(sizes), init, self.span(cur))
         return Decl(shared, btype, (d,), stmt_span)
+
+    def merged(self, decls: list[Decl], cur: Any) -> Decl:
+        """`int x, y;` is one declaration with two declarators (a Block would scope x and y
+        to itself, and they would be unknown after it)."""
+        first = decls[0]
+        if any((d.shared, d.type) != (first.shared, first.type) for d in decls):
+            raise self.unsupported("declarators of different types in one declaration", cur)
+        return Decl(first.shared, first.type, tuple(x for d in decls for x in d.declarators), first.span)
 
     def simple(self, cur: Any) -> Stmt:
         """An expression statement: an assignment, `x++`, or `__syncthreads()`."""
@@ -403,7 +417,9 @@ class Translator:
             ref = cur.referenced
             if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
                 return IntLit(int(ref.enum_value), span)
-            if ref is not None and ref.kind == K.VAR_DECL and ref.semantic_parent.kind == K.TRANSLATION_UNIT:
+            # `extern __shared__ int s[];` inside a kernel belongs to the file's scope
+            # semantically but is declared in the kernel: only its lexical place counts
+            if ref is not None and ref.kind == K.VAR_DECL and ref.lexical_parent.kind == K.TRANSLATION_UNIT:
                 if _is_prelude(ref):
                     raise self.unsupported(f"'{cur.spelling}'", cur, ONE_BLOCK_HINT)
                 raise self.unsupported(f"file-scope variable '{cur.spelling}'", cur)
@@ -459,7 +475,10 @@ class Translator:
         kind = target.kind.name
         if kind == "BOOL":
             return Binary(BinOp.NE, self.expr(inner), IntLit(0), self.span(cur))
-        source = inner.type.get_canonical().kind.name
+        # the type before Clang's implicit conversions: in `(unsigned)n` the operand is an
+        # implicit int -> unsigned conversion of n, whose type is already the target's
+        operand = _strip(inner, self.K)
+        source = operand.type.get_canonical().kind.name
         if kind in _SIGNED and (source in _SIGNED or source in _UNSIGNED or source == "BOOL"):
             return self.expr(inner)
         if kind in _UNSIGNED and (source in _UNSIGNED or source == "BOOL"):
@@ -468,11 +487,11 @@ class Translator:
             # C wraps a negative value around 2^n; with mathematical integers that would be
             # the identity, which is wrong exactly where such casts matter (bounds checks).
             raise self.unsupported(
-                f"cast from '{inner.type.spelling}' to '{cur.type.spelling}'",
+                f"cast from '{operand.type.spelling}' to '{cur.type.spelling}'",
                 cur,
                 "a signed value cast to unsigned wraps around; integers here are mathematical",
             )
-        raise self.unsupported(f"cast to '{cur.type.spelling}'", cur, TYPES_HINT)
+        raise self.unsupported(f"cast from '{operand.type.spelling}' to '{cur.type.spelling}'", cur, TYPES_HINT)
 
     def builtin(self, cur: Any) -> Term:
         children = list(cur.get_children())
