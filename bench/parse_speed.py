@@ -32,7 +32,7 @@ __global__ void kernel_{i}(const int *a, int *b, int *c, int n) {{
     }}
     //@ assert k >= n;
     for (int r = 0; r < 4; r++) {{
-        if (tid < r && (n > 2 || r == 1)) {{ b[r] = s[r] << 1; }} else {{ ; }}
+        if (threadIdx.x < r && (n > 2 || r == 1)) {{ b[r] = s[r] << 1; }} else {{ ; }}
     }}
 }}
 

@@ -74,7 +74,7 @@ def c_shl(a: int, b: int, span: Span | None = None) -> int:
 def c_shr(a: int, b: int, span: Span | None = None) -> int:
     if b < 0:
         raise EvalError(f"negative shift amount {b}", span)
-    return c_div(a, 1 << b)  # division by a power of two, truncating like `/`
+    return a >> b  # arithmetic shift (floor division by 2^b), as C compilers and the VC encoder do
 
 
 def _b(x: bool) -> int:
