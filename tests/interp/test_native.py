@@ -136,9 +136,6 @@ def test_uninitialised_locals_and_shared_start_at_zero(compiler: Any, tmp_path: 
     assert cmp.verdict == native.AGREE and cmp.native == {"a": {"0": 0, "1": 0, "2": 0, "*": 4}}
 
 
-@pytest.mark.xfail(
-    strict=True, reason="interpreter bug found by the native executor: `>>` truncates (C floors)"
-)
 def test_shift_of_negative_values(compiler: Any, tmp_path: Path) -> None:
     kernel, prog = program(write(tmp_path, "__global__ void k(int *a) {\n    a[threadIdx.x] = -3 >> 1;\n}\n"))
     cmp = native.compare(kernel, prog, run_kernel(kernel, 1, {}))
