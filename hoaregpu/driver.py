@@ -19,8 +19,8 @@ from pysmt.shortcuts import Not
 
 from . import core
 from .errors import ConfigError, HoareGpuError, SpecError
-from .lower import lower_file
 from .frontend import parse_file
+from .lower import lower_file
 from .smt.expand import ExpandThreadQuantifiers
 from .smt.smtlib import script_text
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many

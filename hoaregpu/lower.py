@@ -206,7 +206,9 @@ class _Lowerer:
     ) -> core.Stmt:
         exits = (core.ExitKind.BREAK, core.ExitKind.CONTINUE)
         if any(early_exit.contains(body, k, nested_loops=False) for k in exits):
-            return early_exit.loop(cond, body, step, invariants, span, self.exit_flag, self._reads_locals_only)
+            return early_exit.loop(
+                cond, body, step, invariants, span, self.exit_flag, self._reads_locals_only
+            )
         return core.While(cond, self._seq(body, step), invariants, span)
 
     def _reads_locals_only(self, t: Term) -> bool:

@@ -12,8 +12,7 @@ import ctypes
 import os
 
 from ..errors import Span, SpecError, register_source
-from ..parser.context import ParseContext, deep_recursion
-from ..parser.preprocess import LineMap
+from ..parser.context import LineMap, ParseContext, deep_recursion
 from ..syntax import Define, SpecFile
 from . import clang
 from .annotations import define_table, read_annotations

@@ -14,16 +14,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import Span, UnsupportedError
+from ..errors import SpecError, UnsupportedError
 from ..parser.clauses import EXPR_ONLY, parse_clauses
-from ..parser.context import ParseContext, parsing
+from ..parser.context import ParseContext, atomic_define_value, deep_recursion, parsing
 from ..parser.placement import Annot
-from ..parser.preprocess import atomic_define_value
-from ..terms import Term, Var, subterms
+from ..terms import Term
 from . import clang
 
 _SPLICE = re.compile(r"\\\r?\n")
 _CONTINUATION_AT = re.compile(r"(^|\n)([ \t]*)@")
+_LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
 @dataclass(frozen=True)
@@ -49,13 +49,14 @@ def _body(spelling: str) -> tuple[int, str] | None:
     else:
         return None
     body = _SPLICE.sub(_blank, body)
+    # a `//` comment inside an annotation runs to the end of its line (splices are blanked
+    # above, so a continued comment swallows the next line, as in C)
+    body = _LINE_COMMENT.sub(_blank, body)
     body = _CONTINUATION_AT.sub(lambda m: m.group(1) + m.group(2) + " ", body)
     return 3, body
 
 
-def read_annotations(
-    tu: Any, path: str, text: str, c: ParseContext, unusable: dict[str, Span]
-) -> list[PlacedAnnot]:
+def read_annotations(tu: Any, path: str, text: str, c: ParseContext) -> list[PlacedAnnot]:
     """The file's annotation comments, parsed, in source order (offsets in characters)."""
     chars = clang.CharOffsets(text)
     skipped = [(chars(a), chars(b)) for a, b in clang.skipped_ranges(tu, path)]
@@ -64,70 +65,89 @@ def read_annotations(
         offset = chars(byte_offset)
         if any(a <= offset < b for a, b in skipped):
             continue
+        _check_splices(spelling, offset, c)
         found = _body(spelling)
         if found is None:
             continue
         rel, body = found
         c.base = offset + rel
         c.furthest = 0
-        with parsing(c):
-            clauses = parse_clauses(body, c)
-        c.base = 0
-        for clause in clauses:
-            _check_macros(clause.formula, unusable)
+        try:
+            with parsing(c), deep_recursion():
+                clauses = parse_clauses(body, c)
+        except RecursionError:
+            raise SpecError(
+                "the annotation is nested too deeply to parse", c.span(c.furthest), "split the formula"
+            ) from None
+        finally:
+            c.base = 0
         out.append(PlacedAnnot(offset, offset + len(spelling), Annot(tuple(clauses), c.span(offset))))
     return out
 
 
-def _check_macros(formula: Term, unusable: dict[str, Span]) -> None:
-    for t in subterms(formula):
-        if isinstance(t, Var) and t.name in unusable and t.span is not None:
+def _check_splices(spelling: str, offset: int, c: ParseContext) -> None:
+    """Line splices that the annotation reader cannot blank without changing what the text
+    means: inside `/*@`, `//@`, `*/` (C would still see an annotation), or inside a token."""
+    joined = _SPLICE.sub("", spelling)
+    if not joined.startswith(("/*@", "//@")):
+        return
+    if not spelling.startswith(("/*@", "//@")) or (spelling.startswith("/*") and not spelling.endswith("*/")):
+        raise UnsupportedError(
+            "a line splice ('\\' at the end of a line) inside an annotation delimiter",
+            c.span(offset),
+            "write '/*@', '//@' and '*/' without a line break",
+        )
+    for m in _SPLICE.finditer(spelling):
+        before = spelling[m.start() - 1] if m.start() > 0 else " "
+        after = spelling[m.end()] if m.end() < len(spelling) else " "
+        if not before.isspace() and not after.isspace():
             raise UnsupportedError(
-                f"macro '{t.name}' in an annotation",
-                t.span,
-                f"'{t.name}' (defined at line {unusable[t.name].line}) is function-like or its value is not"
-                " one token or one parenthesised expression; C substitutes text, annotations substitute"
-                " expressions",
+                "a line splice ('\\' at the end of a line) joining two tokens in an annotation",
+                c.span(offset + m.start()),
+                "put a blank before the '\\' or start the next line with a blank",
             )
 
 
-def define_table(tu: Any, path: str, text: str, c: ParseContext) -> dict[str, Span]:
-    """Fill `c.defines` with the file's macros usable in annotations; return the others
-    (function-like, or values that are no atomic expression) with their positions."""
-    unusable: dict[str, Span] = {}
+def define_table(tu: Any, path: str, text: str, c: ParseContext) -> None:
+    """Fill `c.defines` with the file's macros usable in annotations and `c.unusable` with
+    the others, each at the offset of its name."""
     chars = clang.CharOffsets(text)
-    for name, byte_offset, _value, function_like in clang.macro_definitions(tu, path):
+    undefined = {name for name, _ in clang.undefs(tu, path, chars.size)}
+    comments = [(chars(o), chars(o) + len(spelling)) for o, spelling in clang.comments(tu, path, chars.size)]
+    for name, byte_offset, byte_end, function_like in clang.macro_definitions(tu, path):
         name_offset = chars(byte_offset)
-        span = c.span(name_offset)
-        raw = _macro_value_text(text, name_offset, name)
-        if function_like or raw is None or not atomic_define_value(raw[1]):
-            unusable[name] = span
-            c.defines.pop(name, None)
-            continue
-        value_offset, value_text = raw
-        term = _parse_value(value_text, value_offset, c)
+        raw = _macro_value_text(text, name_offset + len(name), chars(byte_end), comments)
+        why = None
+        if name in c.defines or name in c.unusable or name in undefined:
+            # annotations see one value per macro, wherever they stand
+            why = "is defined more than once or '#undef'd"
+        elif function_like:
+            why = "is function-like"
+        elif raw is None or not atomic_define_value(raw[1]):
+            why = "has a value that is not one token or one parenthesised expression"
+        term = _parse_value(raw[1], raw[0], c) if why is None and raw is not None else None
         if term is None:
-            unusable[name] = span
-            c.defines.pop(name, None)
+            # from the first definition on (earlier ones are no longer usable either)
+            offsets = [name_offset]
+            if name in c.defines:
+                offsets.append(c.defines.pop(name)[0])
+            if name in c.unusable:
+                offsets.append(c.unusable[name][0])
+            c.unusable[name] = (min(offsets), why or "has a value that is not an integer expression")
             continue
         c.defines[name] = (name_offset, term)
-        unusable.pop(name, None)
-    return unusable
 
 
-def _macro_value_text(text: str, name_offset: int, name: str) -> tuple[int, str] | None:
-    """The replacement text of `#define NAME value` in the file (splices blanked)."""
-    line_end = name_offset
-    while True:
-        nl = text.find("\n", line_end)
-        if nl == -1:
-            nl = len(text)
-        if nl > 0 and text[nl - 1] == "\\":
-            line_end = nl + 1
-            continue
-        break
-    start = name_offset + len(name)
-    raw = _SPLICE.sub(_blank, text[start:nl])
+def _macro_value_text(
+    text: str, start: int, end: int, comments: list[tuple[int, int]]
+) -> tuple[int, str] | None:
+    """The replacement text of a macro, text[start:end], with comments and line splices
+    blanked (C removes both before it expands macros), and where it starts."""
+    chars = list(text[start:end])
+    for a, b in comments:
+        for i in range(max(a, start), min(b, end)):
+            chars[i - start] = " "
+    raw = _SPLICE.sub(_blank, "".join(chars))
     stripped = raw.strip()
     if not stripped:
         return None

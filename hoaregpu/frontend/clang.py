@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 
 from ..errors import Span, SpecError
+from ..parser.context import LineMap
 
 # The builtins a CUDA kernel uses, as device-side declarations (`include/hoaregpu_cuda.h`,
 # passed with -include), and empty stand-ins for the CUDA headers kernels include.
@@ -90,16 +91,18 @@ def parse_translation_unit(path: str, text: str, options: ClangOptions) -> Any:
         raise SpecError(f"clang could not parse the file ({exc})", Span(path, 1, 1)) from None
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     if errors:
-        raise clang_error(path, errors[0], len(errors))
+        raise clang_error(path, errors[0], len(errors), CharOffsets(text))
     return tu
 
 
-def clang_error(path: str, diag: Any, count: int) -> SpecError:
+def clang_error(path: str, diag: Any, count: int, chars: CharOffsets) -> SpecError:
     loc = diag.location
     file = loc.file.name if loc.file is not None else path
     if file == PRELUDE_PATH or not loc.line:
         file, line, col = path, 1, 1
-    else:
+    elif file == path:
+        line, col = chars.linecol(loc.offset)
+    else:  # an included file: Clang's byte column
         line, col = loc.line, loc.column
     more = f" (and {count - 1} more error{'s' if count > 2 else ''})" if count > 1 else ""
     return SpecError(f"{diag.spelling}{more}", Span(file, line, col), "reported by clang")
@@ -118,11 +121,6 @@ def in_file(cursor: Any, path: str) -> bool:
     return f is not None and os.path.normpath(f.name) == os.path.normpath(path)
 
 
-def span_of(cursor: Any, path: str) -> Span:
-    loc = cursor.location
-    return Span(path, loc.line, loc.column)
-
-
 def offsets(cursor: Any) -> tuple[int, int]:
     """The cursor's extent as file offsets [start, end)."""
     ext = cursor.extent
@@ -133,20 +131,16 @@ def tokens(tu: Any, cursor: Any) -> Sequence[Any]:
     return list(tu.get_tokens(extent=cursor.extent))
 
 
-def macro_definitions(tu: Any, path: str) -> list[tuple[str, int, str, bool]]:
-    """Object-like macros defined in the spec file: (name, offset of the name, value text,
-    whether it is function-like)."""
+def macro_definitions(tu: Any, path: str) -> list[tuple[str, int, int, bool]]:
+    """Macros defined in the spec file: (name, offset of the name, offset just after the
+    last token of the value, whether it is function-like)."""
     ci = cindex()
-    out: list[tuple[str, int, str, bool]] = []
+    out: list[tuple[str, int, int, bool]] = []
     for cur in tu.cursor.get_children():
         if cur.kind != ci.CursorKind.MACRO_DEFINITION or not in_file(cur, path):
             continue
-        toks = list(cur.get_tokens())
-        if not toks:
-            continue
         function_like = bool(ci.conf.lib.clang_Cursor_isMacroFunctionLike(cur))
-        value = " ".join(t.spelling for t in toks[1:])
-        out.append((cur.spelling, cur.extent.start.offset, value, function_like))
+        out.append((cur.spelling, cur.extent.start.offset, cur.extent.end.offset, function_like))
     return out
 
 
@@ -160,6 +154,28 @@ def comments(tu: Any, path: str, size: int) -> list[tuple[int, str]]:
     for tok in tu.get_tokens(extent=ci.SourceRange.from_locations(start, end)):
         if tok.kind == ci.TokenKind.COMMENT:
             out.append((tok.extent.start.offset, tok.spelling))
+    return out
+
+
+def undefs(tu: Any, path: str, size: int) -> list[tuple[str, int]]:
+    """`#undef NAME` lines of the spec file outside `#if 0` regions: (name, offset of `#`)."""
+    ci = cindex()
+    tu_file = tu.get_file(path)
+    start = ci.SourceLocation.from_offset(tu, tu_file, 0)
+    end = ci.SourceLocation.from_offset(tu, tu_file, size)
+    toks = [
+        t
+        for t in tu.get_tokens(extent=ci.SourceRange.from_locations(start, end))
+        if t.kind != ci.TokenKind.COMMENT
+    ]
+    skipped = skipped_ranges(tu, path)
+    out: list[tuple[str, int]] = []
+    for hash_, word, name in zip(toks, toks[1:], toks[2:], strict=False):
+        if hash_.spelling != "#" or word.spelling != "undef" or name.kind != ci.TokenKind.IDENTIFIER:
+            continue
+        offset = hash_.extent.start.offset
+        if not any(a <= offset < b for a, b in skipped) and hash_.location.line == name.location.line:
+            out.append((name.spelling, offset))
     return out
 
 
@@ -192,6 +208,7 @@ class CharOffsets:
     """Clang counts bytes; our spans and the annotation grammar count characters."""
 
     def __init__(self, text: str) -> None:
+        self.lines = LineMap(text)
         data = text.encode("utf-8")
         self.size = len(data)
         self._ascii = self.size == len(text)
@@ -205,3 +222,7 @@ class CharOffsets:
         if self._ascii:
             return byte_offset
         return self._table[min(byte_offset, len(self._table) - 1)]
+
+    def linecol(self, byte_offset: int) -> tuple[int, int]:
+        """Line and column (in characters) of a byte offset; Clang's own columns count bytes."""
+        return self.lines.linecol(self(byte_offset))

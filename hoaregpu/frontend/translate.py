@@ -98,12 +98,12 @@ class Translator:
     # ------------------------------------------------------------ positions
 
     def span(self, cur: Any) -> Span:
-        return clang.span_of(cur, self.path)
+        # in characters: Clang's columns count bytes (wrong after a non-ASCII character)
+        return Span(self.path, *self.chars.linecol(cur.location.offset))
 
     def start_span(self, cur: Any) -> Span:
         """Where the construct's text begins (a declaration's type, not its name)."""
-        line, col = _linecol(self.tu, self.tu_path, clang.offsets(cur)[0])
-        return Span(self.path, line, col)
+        return Span(self.path, *self.chars.linecol(clang.offsets(cur)[0]))
 
     def extent(self, cur: Any) -> tuple[int, int]:
         a, b = clang.offsets(cur)
@@ -491,7 +491,9 @@ class Translator:
                 cur,
                 "a signed value cast to unsigned wraps around; integers here are mathematical",
             )
-        raise self.unsupported(f"cast from '{operand.type.spelling}' to '{cur.type.spelling}'", cur, TYPES_HINT)
+        raise self.unsupported(
+            f"cast from '{operand.type.spelling}' to '{cur.type.spelling}'", cur, TYPES_HINT
+        )
 
     def builtin(self, cur: Any) -> Term:
         children = list(cur.get_children())
@@ -534,9 +536,3 @@ def _is_prelude(cur: Any) -> bool:
     if cur is None or cur.location.file is None:
         return False
     return bool(cur.location.file.name == clang.PRELUDE_PATH)
-
-
-def _linecol(tu: Any, path: str, byte_offset: int) -> tuple[int, int]:
-    ci = clang.cindex()
-    loc = ci.SourceLocation.from_offset(tu, tu.get_file(path), byte_offset)
-    return int(loc.line), int(loc.column)

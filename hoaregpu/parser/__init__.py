@@ -18,9 +18,8 @@ import pyparsing as pp
 from ..errors import SpecError, register_source
 from ..terms import Term
 from .clauses import EXPR_ONLY, FORMULA_ONLY
-from .context import ParseContext, parsing
+from .context import LineMap, ParseContext, deep_recursion, parsing
 from .diagnostics import to_spec_error
-from .preprocess import LineMap
 
 __all__ = ["parse_expr", "parse_formula"]
 
@@ -39,10 +38,12 @@ def _parse(element: pp.ParserElement, text: str, path: str) -> Term:
     register_source(path, text)
     c = ParseContext(path, LineMap(text))
     try:
-        with parsing(c):
+        with parsing(c), deep_recursion():
             term: Term = element.parse_string(text, parse_all=True)[0]
     except pp.ParseBaseException as exc:
         raise to_spec_error(exc, text, c) from None
     except RecursionError:
-        raise SpecError("the input is nested too deeply to parse", c.span(c.furthest)) from None
+        raise SpecError(
+            "the input is nested too deeply to parse", c.span(c.furthest), "split the expression"
+        ) from None
     return term

@@ -7,7 +7,10 @@ for the duration of one parse (thread-local, so parses in different threads do n
 
 from __future__ import annotations
 
+import re
+import sys
 import threading
+from bisect import bisect_right
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -15,9 +18,8 @@ from typing import Any
 
 import pyparsing as pp
 
-from ..errors import Span, SpecError
+from ..errors import Span, SpecError, UnsupportedError
 from ..terms import Term
-from .preprocess import LineMap
 
 # fmt: off
 KEYWORDS = frozenset((
@@ -36,6 +38,17 @@ _KW_ALT = "|".join(sorted(KEYWORDS, key=len, reverse=True))
 IDENT_NOT_KW_RE = rf"(?!(?:{_KW_ALT})(?![A-Za-z_0-9])){IDENT_RE}"
 
 
+class LineMap:
+    """Offsets of a text to 1-based (line, column)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def linecol(self, offset: int) -> tuple[int, int]:
+        i = bisect_right(self.starts, offset) - 1
+        return i + 1, offset - self.starts[i] + 1
+
+
 @dataclass
 class ParseContext:
     path: str
@@ -46,6 +59,9 @@ class ParseContext:
     # `tid`/`ntid` mean threadIdx.x/blockDim.x in annotations unless the file declares a C
     # variable of that name, which then wins (C scoping, what the reader of the code expects)
     shadowed: frozenset[str] = frozenset()
+    # macros annotations cannot use (function-like, a value that is no atomic expression,
+    # defined twice or #undef'd): name -> (offset of the definition, why)
+    unusable: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def span(self, loc: int) -> Span:
         line, col = self.lines.linecol(self.base + loc)
@@ -57,6 +73,19 @@ class ParseContext:
         if entry is None or entry[0] >= self.base + loc:
             return None
         return entry[1]
+
+    def check_macro(self, name: str, loc: int) -> None:
+        """Raise if `name` at `loc` is a macro that annotations cannot use."""
+        entry = self.unusable.get(name)
+        if entry is None or entry[0] >= self.base + loc:
+            return
+        offset, why = entry
+        raise UnsupportedError(
+            f"macro '{name}' in an annotation",
+            self.span(loc),
+            f"'{name}' (defined at line {self.lines.linecol(offset)[0]}) {why}; annotations use"
+            " object-like macros whose value is one token or one parenthesised expression",
+        )
 
     def use_define(self, name: str, loc: int) -> Term | None:
         value = self.define_at(name, loc)
@@ -83,6 +112,22 @@ def parsing(context: ParseContext) -> Iterator[ParseContext]:
         yield context
     finally:
         _LOCAL.ctx = saved
+
+
+# Python frames per nesting level of the grammar are many; this covers ~100 nested parentheses.
+_RECURSION_LIMIT = 20000
+
+
+@contextmanager
+def deep_recursion() -> Iterator[None]:
+    """A recursion limit high enough for nested formulas (pyparsing recurses per level)."""
+    old = sys.getrecursionlimit()
+    if old < _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def error(message: str, loc: int, hint: str | None = None) -> SpecError:
@@ -127,3 +172,22 @@ def track(s: str, loc: int, toks: pp.ParseResults) -> None:
 
 def tracker() -> pp.ParserElement:
     return pp.Empty().set_parse_action(track)
+
+
+# ---------------------------------------------------------------- `#define` values
+
+_SIGNED_TOKEN = re.compile(r"[+-]?[ \t]*[A-Za-z0-9_]+")
+
+
+def atomic_define_value(value: str) -> bool:
+    """One (optionally signed) token, or one expression wholly inside a pair of parentheses."""
+    if _SIGNED_TOKEN.fullmatch(value):
+        return True
+    if not (value.startswith("(") and value.endswith(")")):
+        return False
+    depth = 0
+    for i, ch in enumerate(value):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and i < len(value) - 1:
+            return False  # the first '(' closes before the end: `(a) + (b)`
+    return True

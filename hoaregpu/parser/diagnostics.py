@@ -1,9 +1,10 @@
 """Turn a pyparsing failure into a SpecError in plain words, at the offending token.
 
 pyparsing reports "Expected <name>" at a location; the grammar names its elements in
-words ("an expression", "';' after the statement"), and here we add what came before
+words ("an expression", "';' at the end of the clause"), and here we add what came before
 ("expected an expression after '=='"). A missing ';' is reported right after the previous
-token, as C compilers do, so it points at the statement's own line.
+token, as C compilers do, so it points at the clause's own line. The text parsed is one
+annotation body (or one formula), so running out of text is its end.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import pyparsing as pp
 
 from ..errors import SpecError
 from .context import ParseContext
-from .preprocess import ANN_CLOSE, ANN_OPEN
 
 # fmt: off
 _OPERATORS = sorted(
@@ -37,10 +37,6 @@ def previous_token(text: str, loc: int) -> tuple[str, int] | None:
     if end == 0:
         return None
     last = text[end - 1]
-    if last == ANN_OPEN:
-        return ("/*@", end)
-    if last == ANN_CLOSE:
-        return ("*/", end)
     m = _WORD_END.search(text, max(0, end - 200), end)
     if m is not None:
         start = m.start()
@@ -55,12 +51,8 @@ def previous_token(text: str, loc: int) -> tuple[str, int] | None:
 
 def found_token(text: str, loc: int) -> str:
     if loc >= len(text):
-        return "the end of the file"
-    ch = text[loc]
-    if ch == ANN_CLOSE:
         return "the end of the annotation"
-    if ch == ANN_OPEN:
-        return "an annotation comment"
+    ch = text[loc]
     m = _WORD_START.match(text, loc)
     if m is not None:
         return f"'{m.group(0)}'"

@@ -90,6 +90,7 @@ def _builtin_var(s: str, loc: int, toks: Toks) -> Term:
 def _ident(s: str, loc: int, toks: Toks) -> Term:
     name = str(toks[0])
     c = ctx()
+    c.check_macro(name, loc)
     value = c.use_define(name, loc)
     if value is not None:
         return value
@@ -102,6 +103,7 @@ def _ident(s: str, loc: int, toks: Toks) -> Term:
 
 def _call(text: str, loc: int) -> SpecError:
     name = text.rstrip("( \t\r\n")
+    ctx().check_macro(name, loc)  # `F(x)` with a function-like macro F
     if name == "__syncthreads":
         return error("'__syncthreads()' must stand alone as a statement: '__syncthreads();'", loc)
     return UnsupportedError(

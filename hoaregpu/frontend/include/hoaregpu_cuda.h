@@ -81,3 +81,9 @@ typedef unsigned short uint16_t;
 typedef short int16_t;
 typedef unsigned char uint8_t;
 typedef signed char int8_t;
+
+/* Host code may launch kernels (`k<<<grid, block>>>(...)`): Clang lowers the launch to one
+   of these, depending on the CUDA version it assumes. */
+typedef struct CUstream_st *cudaStream_t;
+extern "C" __host__ int cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
+extern "C" __host__ unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void * = 0);
