@@ -61,7 +61,9 @@ def _clang_message(message: str) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("suite", type=Path, help="the GPUVerify testsuite/ folder (or any folder of .cu files)")
+    parser.add_argument(
+        "suite", type=Path, help="the GPUVerify testsuite/ folder (or any folder of .cu files)"
+    )
     parser.add_argument("-o", "--output", type=Path, default=RESULTS)
     args = parser.parse_args()
     files = sorted(args.suite.rglob("*.cu"))
@@ -78,7 +80,9 @@ def main() -> int:
     blockers = Counter(f"{r['outcome']}: {r['detail']}" for r in rows if r["outcome"] != "read")
     args.output.mkdir(parents=True, exist_ok=True)
     (args.output / "gpuverify_read.json").write_text(
-        json.dumps({"kernels": len(rows), "counts": counts, "seconds": round(elapsed, 1), "rows": rows}, indent=1)
+        json.dumps(
+            {"kernels": len(rows), "counts": counts, "seconds": round(elapsed, 1), "rows": rows}, indent=1
+        )
     )
     lines = [
         "# GPUVerify CUDA kernels read by hoaregpu",
@@ -98,7 +102,7 @@ def main() -> int:
         "",
     ]
     (args.output / "gpuverify_read.md").write_text("\n".join(lines))
-    print("\n".join(lines[:10 + len(counts)]))
+    print("\n".join(lines[: 10 + len(counts)]))
     return 0
 
 

@@ -70,7 +70,7 @@ def _sequence(
     for i, s in enumerate(stmts):
         new, kinds = eliminate(s, flags)
         out.append(new)
-        rest = [r for r in stmts[i + 1 :] if not isinstance(r, core.Skip)]
+        rest: list[core.Stmt] = [r for r in stmts[i + 1 :] if not isinstance(r, core.Skip)]
         if kinds and rest:
             rest_stmt, more = _sequence(rest, flags, original)
             guard = _none_set([flags[k] for k in sorted(kinds, key=lambda k: k.value)])

@@ -18,8 +18,8 @@ from pysmt.shortcuts import Not
 
 from hoaregpu import core
 from hoaregpu.driver import fresh_env
-from hoaregpu.lower import lower_file
 from hoaregpu.frontend import parse_text
+from hoaregpu.lower import lower_file
 from hoaregpu.smt.expand import ExpandThreadQuantifiers
 from hoaregpu.smt.smtlib import script_text
 from hoaregpu.solvers import Outcome, SolverOptions, SolveTask, solve_many

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from hoaregpu.driver import prepare_kernel
 from hoaregpu.errors import HoareGpuError
-from hoaregpu.lower import lower_file
 from hoaregpu.frontend import parse_text
+from hoaregpu.lower import lower_file
 
 SPECS = [p.read_text() for p in sorted((Path(__file__).resolve().parents[1] / "specs").glob("*.cu"))]
 TOKENS = [

@@ -18,6 +18,8 @@ struct dim3 { unsigned int x, y, z; __host__ __device__ dim3(unsigned int x = 1,
 extern const __device__ uint3 threadIdx, blockIdx;
 extern const __device__ struct dim3 blockDim, gridDim;
 extern const __device__ int warpSize;
+/* The paper's names for threadIdx.x and blockDim.x; a C variable of the same name shadows them. */
+extern const __device__ unsigned int tid, ntid;
 extern __device__ void __syncthreads(void);
 
 /* Device functions that kernels call. Declared so that Clang accepts the kernel and
