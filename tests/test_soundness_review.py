@@ -70,3 +70,49 @@ def test_assume_is_in_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     verify(tmp_path, ASSUME_FALSE, "--json")
     (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
     assert [a.endswith("k.cu:4:9") for a in kernel["assumptions"]] == [True]
+
+
+# -- signed -> unsigned conversions wrap in C -----------------------------------------------
+# `unsigned u = -1;` holds 4294967295 and `-1u > 5` is true in C; read as mathematical
+# integers both were -1, and kernels C computes differently were verified. A negative
+# constant converted to unsigned, and unary minus of an unsigned value, are now rejected.
+
+NEGATIVE_TO_UNSIGNED = """\
+/*@ requires blockDim.x == 1;
+    ensures out[0] == 0; */
+__global__ void k(int *out) {
+    unsigned u = -1;
+    out[0] = u > 5 ? 1 : 0;
+}
+"""
+
+MINUS_UNSIGNED = """\
+/*@ requires blockDim.x == 1;
+    ensures out[0] == 0; */
+__global__ void k(int *out) {
+    out[0] = -1u > 5 ? 1 : 0;
+}
+"""
+
+CONST_NEGATIVE_COMPARED = """\
+/*@ requires blockDim.x == 2;
+    ensures \\forall int j; 0 <= j < 2 ==> out[j] == 1; */
+__global__ void k(int *out) {
+    const int m = -1;
+    if (m < blockDim.x) out[threadIdx.x] = 1; else out[threadIdx.x] = 0;
+}
+"""
+
+
+@pytest.mark.parametrize("src", [NEGATIVE_TO_UNSIGNED, MINUS_UNSIGNED, CONST_NEGATIVE_COMPARED])
+def test_negative_constant_to_unsigned_is_rejected(
+    tmp_path: Path, src: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert verify(tmp_path, src) == INPUT_ERROR
+    out = capsys.readouterr()
+    assert "unsupported" in out.out + out.err
+
+
+def test_nonnegative_constant_to_unsigned_still_reads(tmp_path: Path) -> None:
+    src = NEGATIVE_TO_UNSIGNED.replace("u = -1", "u = 7").replace("== 0; */", "== 1; */")
+    assert verify(tmp_path, src) == VERIFIED

@@ -409,6 +409,8 @@ class Translator:
             children = list(cur.get_children())
             if len(children) != 1:
                 raise self.unsupported("this expression", cur)
+            if k == K.UNEXPOSED_EXPR and self.signed_to_unsigned(cur, children[0]):
+                return self.to_unsigned(cur, children[0])
             return self.expr(children[0])
         if k in (K.INTEGER_LITERAL, K.CXX_BOOL_LITERAL_EXPR, K.CHARACTER_LITERAL, K.CXX_UNARY_EXPR):
             # CXX_UNARY_EXPR is sizeof/alignof: a constant Clang computes for the GPU target
@@ -420,6 +422,9 @@ class Translator:
             # `extern __shared__ int s[];` inside a kernel belongs to the file's scope
             # semantically but is declared in the kernel: only its lexical place counts
             if ref is not None and ref.kind == K.VAR_DECL and ref.lexical_parent.kind == K.TRANSLATION_UNIT:
+                if _is_prelude(ref) and ref.spelling in ("tid", "ntid"):
+                    # the paper's names, declared by the prelude (a C variable may shadow them)
+                    return ThreadId(span) if ref.spelling == "tid" else ThreadCount(span)
                 if _is_prelude(ref):
                     raise self.unsupported(f"'{cur.spelling}'", cur, ONE_BLOCK_HINT)
                 raise self.unsupported(f"file-scope variable '{cur.spelling}'", cur)
@@ -446,6 +451,13 @@ class Translator:
             op = clang.unary_operator(cur)
             (operand,) = cur.get_children()
             if op == _MINUS:
+                if cur.type.get_canonical().kind.name in _UNSIGNED:
+                    # C negates an unsigned value modulo 2^w: `-1u` is 4294967295
+                    raise self.unsupported(
+                        f"unary minus of an unsigned value of type '{cur.type.spelling}'",
+                        cur,
+                        "C wraps the result around 2^w; integers here are mathematical",
+                    )
                 return Unary(UnOp.NEG, self.expr(operand), span)
             if op == _LNOT:
                 return Unary(UnOp.NOT, self.expr(operand), span)
@@ -466,6 +478,30 @@ class Translator:
         if k in (K.FLOATING_LITERAL,):
             raise self.unsupported("floating-point literal", cur, "only integer arithmetic is supported")
         raise self.unsupported(f"expression of kind {k.name.lower()}", cur)
+
+    def signed_to_unsigned(self, cur: Any, operand: Any) -> bool:
+        """Whether `cur` is Clang's implicit conversion of a signed value to an unsigned type
+        (`unsigned u = -1;`, `k < blockDim.x` with `int k`)."""
+        target = cur.type.get_canonical().kind.name
+        source = operand.type.get_canonical().kind.name
+        return target in _UNSIGNED and source in _SIGNED
+
+    def to_unsigned(self, cur: Any, operand: Any) -> Term:
+        """C converts a negative value v to unsigned as v + 2^w: `unsigned u = -1;` holds
+        4294967295, and `k < -1` with an unsigned k compares with it. Integers here are
+        mathematical, so a negative constant converted to unsigned is rejected. (A variable
+        converted to unsigned, as in `k < blockDim.x` with `int k`, is read as the identity:
+        exact when it is not negative; see README, Limitations.)"""
+        if _is_constant(self.ci, operand):
+            value = self.constant(operand)
+            if value < 0:
+                raise self.unsupported(
+                    f"implicit conversion of the negative constant {value} to '{cur.type.spelling}'",
+                    cur,
+                    "C wraps it around 2^w (-1 becomes the largest unsigned value);"
+                    " integers here are mathematical",
+                )
+        return self.expr(operand)
 
     def cast(self, cur: Any) -> Term:
         """Casts between integer types are the identity on mathematical integers; a cast to
@@ -530,6 +566,18 @@ def _strip(cur: Any, K: Any) -> Any:
             break
         cur = children[0]
     return cur
+
+
+def _is_constant(ci: Any, cur: Any) -> bool:
+    """Whether Clang folds the expression to an integer constant."""
+    lib = ci.conf.lib
+    result = lib.clang_Cursor_Evaluate(cur)
+    if not result:
+        return False
+    try:
+        return bool(lib.clang_EvalResult_getKind(result) == 1)  # CXEval_Int
+    finally:
+        lib.clang_EvalResult_dispose(result)
 
 
 def _is_prelude(cur: Any) -> bool:
