@@ -440,8 +440,10 @@ def test_tid_variable_shadows_the_annotation_builtin() -> None:
 
 
 def test_tid_is_the_builtin_without_a_variable() -> None:
-    spec = parse_text("//@ requires tid < ntid;\n__global__ void k(int *a) { a[threadIdx.x] = 1; }\n")
-    assert spec.kernels[0].requires[0].formula == b("<", ThreadId(), ThreadCount())
+    spec = parse_text("//@ requires tid < ntid;\n__global__ void k(int *a) { a[tid] = ntid; }\n")
+    k = spec.kernels[0]
+    assert k.requires[0].formula == b("<", ThreadId(), ThreadCount())
+    assert k.body.stmts[0] == AssignStmt(v("a", ThreadId()), AssignOp.SET, ThreadCount(), span=None)  # type: ignore[arg-type]
 
 
 def test_integer_types_are_mathematical_integers() -> None:
