@@ -8,6 +8,7 @@ small prelude of builtins instead of the CUDA headers (`-nocudainc -nocudalib`).
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import os
 from collections.abc import Sequence
@@ -77,6 +78,8 @@ def cindex() -> Any:
 
 @cache
 def _index() -> Any:
+    # dropped at exit while libclang's bindings still exist (else Index.__del__ complains)
+    atexit.register(_index.cache_clear)
     return cindex().Index.create()
 
 
