@@ -5,12 +5,12 @@
 #include <cuda_runtime.h>
 #define SCALE 3
 #define TWICE(x) ((x) + (x))
-typedef unsigned int uint;
+typedef unsigned int index_t;
 /*@ requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < 4 ==> out[j] == 6 * in[j] + 1;
 */
 __global__ void macros_and_types(const short *in, long long *out) {
-    uint i = threadIdx.x;
+    index_t i = threadIdx.x;
     long long v = TWICE(in[i]) * SCALE;
 #ifdef HOAREGPU_NEVER_DEFINED
     v = 0;
