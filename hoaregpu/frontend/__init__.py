@@ -12,7 +12,7 @@ import ctypes
 import os
 
 from ..errors import Span, SpecError, register_source
-from ..parser.context import LineMap, ParseContext, deep_recursion
+from ..parser.context import ParseContext, deep_recursion
 from ..syntax import Define, SpecFile
 from . import clang
 from .annotations import define_table, read_annotations
@@ -45,10 +45,12 @@ def parse_text(text: str, path: str = "<string>", options: ClangOptions | None =
         raise _renamed(exc, clang_path, path) from None
     try:
         with deep_recursion():  # Clang's AST is walked recursively (a long sum is deep)
-            c = ParseContext(path, LineMap(text), shadowed=_declared_builtin_names(tu, clang_path))
-            define_table(tu, clang_path, text, c)
-            annots = read_annotations(tu, clang_path, text, c)
-            kernels = Translator(tu, path, clang_path, annots, clang.CharOffsets(text)).kernels()
+            chars = clang.CharOffsets(text)
+            lexed = clang.lex(tu, clang_path, chars)
+            c = ParseContext(path, chars.lines, shadowed=_declared_builtin_names(tu, clang_path))
+            define_table(tu, clang_path, text, chars, lexed, c)
+            annots = read_annotations(lexed, c)
+            kernels = Translator(tu, path, clang_path, chars, annots).kernels()
     except (RecursionError, ctypes.ArgumentError) as exc:
         # inside a libclang callback the RecursionError arrives wrapped by ctypes
         if not isinstance(exc, RecursionError) and "RecursionError" not in str(exc):
@@ -74,7 +76,9 @@ def _declared_builtin_names(tu: object, clang_path: str) -> frozenset[str]:
     kinds = (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL)
     found = {
         cur.spelling
-        for cur in tu.cursor.walk_preorder()  # type: ignore[attr-defined]
-        if cur.kind in kinds and cur.spelling in ("tid", "ntid") and clang.in_file(cur, clang_path)
+        for top in tu.cursor.get_children()  # type: ignore[attr-defined]
+        if clang.in_file(top, clang_path)  # not the prelude's declarations
+        for cur in top.walk_preorder()
+        if cur.kind in kinds and cur.spelling in ("tid", "ntid")
     }
     return frozenset(found)

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import pyparsing as pp
+
 from ..errors import SpecError, UnsupportedError
 from ..parser.clauses import EXPR_ONLY, parse_clauses
 from ..parser.context import ParseContext, atomic_define_value, deep_recursion, parsing
@@ -56,14 +58,11 @@ def _body(spelling: str) -> tuple[int, str] | None:
     return 3, body
 
 
-def read_annotations(tu: Any, path: str, text: str, c: ParseContext) -> list[PlacedAnnot]:
+def read_annotations(lexed: clang.Lexed, c: ParseContext) -> list[PlacedAnnot]:
     """The file's annotation comments, parsed, in source order (offsets in characters)."""
-    chars = clang.CharOffsets(text)
-    skipped = [(chars(a), chars(b)) for a, b in clang.skipped_ranges(tu, path)]
     out: list[PlacedAnnot] = []
-    for byte_offset, spelling in clang.comments(tu, path, chars.size):
-        offset = chars(byte_offset)
-        if any(a <= offset < b for a, b in skipped):
+    for offset, spelling in lexed.comments:
+        if lexed.is_skipped(offset):
             continue
         _check_splices(spelling, offset, c)
         found = _body(spelling)
@@ -108,12 +107,13 @@ def _check_splices(spelling: str, offset: int, c: ParseContext) -> None:
             )
 
 
-def define_table(tu: Any, path: str, text: str, c: ParseContext) -> None:
+def define_table(
+    tu: Any, path: str, text: str, chars: clang.CharOffsets, lexed: clang.Lexed, c: ParseContext
+) -> None:
     """Fill `c.defines` with the file's macros usable in annotations and `c.unusable` with
     the others, each at the offset of its name."""
-    chars = clang.CharOffsets(text)
-    undefined = {name for name, _ in clang.undefs(tu, path, chars.size)}
-    comments = [(chars(o), chars(o) + len(spelling)) for o, spelling in clang.comments(tu, path, chars.size)]
+    undefined = lexed.undefs
+    comments = [(o, o + len(spelling)) for o, spelling in lexed.comments]
     for name, byte_offset, byte_end, function_like in clang.macro_definitions(tu, path):
         name_offset = chars(byte_offset)
         raw = _macro_value_text(text, name_offset + len(name), chars(byte_end), comments)
@@ -155,8 +155,6 @@ def _macro_value_text(
 
 
 def _parse_value(value: str, offset: int, c: ParseContext) -> Term | None:
-    import pyparsing as pp
-
     c.base = offset
     try:
         with parsing(c):

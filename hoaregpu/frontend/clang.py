@@ -135,8 +135,8 @@ def tokens(tu: Any, cursor: Any) -> Sequence[Any]:
 
 
 def macro_definitions(tu: Any, path: str) -> list[tuple[str, int, int, bool]]:
-    """Macros defined in the spec file: (name, offset of the name, offset just after the
-    last token of the value, whether it is function-like)."""
+    """Macros defined in the spec file: (name, byte offset of the name, byte offset just after
+    the last token of the value, whether it is function-like)."""
     ci = cindex()
     out: list[tuple[str, int, int, bool]] = []
     for cur in tu.cursor.get_children():
@@ -147,39 +147,57 @@ def macro_definitions(tu: Any, path: str) -> list[tuple[str, int, int, bool]]:
     return out
 
 
-def comments(tu: Any, path: str, size: int) -> list[tuple[int, str]]:
-    """Every comment of the spec file with its offset (line splices already part of it)."""
+@dataclass(frozen=True)
+class Lexed:
+    """What the front end needs from the spec file's own tokens, from one pass of Clang's
+    lexer (offsets in characters): its comments (line splices already part of them), the
+    macros it `#undef`s, and the regions `#if`/`#ifdef` removed."""
+
+    comments: tuple[tuple[int, str], ...]
+    undefs: frozenset[str]
+    skipped: tuple[tuple[int, int], ...]
+
+    def is_skipped(self, offset: int) -> bool:
+        return any(a <= offset < b for a, b in self.skipped)
+
+
+def lex(tu: Any, path: str, chars: CharOffsets) -> Lexed:
     ci = cindex()
     tu_file = tu.get_file(path)
     start = ci.SourceLocation.from_offset(tu, tu_file, 0)
-    end = ci.SourceLocation.from_offset(tu, tu_file, size)
-    out: list[tuple[int, str]] = []
+    end = ci.SourceLocation.from_offset(tu, tu_file, chars.size)
+    skipped = tuple((chars(a), chars(b)) for a, b in skipped_ranges(tu, path))
+    comments: list[tuple[int, str]] = []
+    code: list[Any] = []
     for tok in tu.get_tokens(extent=ci.SourceRange.from_locations(start, end)):
         if tok.kind == ci.TokenKind.COMMENT:
-            out.append((tok.extent.start.offset, tok.spelling))
-    return out
-
-
-def undefs(tu: Any, path: str, size: int) -> list[tuple[str, int]]:
-    """`#undef NAME` lines of the spec file outside `#if 0` regions: (name, offset of `#`)."""
-    ci = cindex()
-    tu_file = tu.get_file(path)
-    start = ci.SourceLocation.from_offset(tu, tu_file, 0)
-    end = ci.SourceLocation.from_offset(tu, tu_file, size)
-    toks = [
-        t
-        for t in tu.get_tokens(extent=ci.SourceRange.from_locations(start, end))
-        if t.kind != ci.TokenKind.COMMENT
-    ]
-    skipped = skipped_ranges(tu, path)
-    out: list[tuple[str, int]] = []
-    for hash_, word, name in zip(toks, toks[1:], toks[2:], strict=False):
+            comments.append((chars(tok.extent.start.offset), tok.spelling))
+        else:
+            code.append(tok)
+    undefs = set()
+    for hash_, word, name in zip(code, code[1:], code[2:], strict=False):
         if hash_.spelling != "#" or word.spelling != "undef" or name.kind != ci.TokenKind.IDENTIFIER:
             continue
-        offset = hash_.extent.start.offset
+        offset = chars(hash_.extent.start.offset)
         if not any(a <= offset < b for a, b in skipped) and hash_.location.line == name.location.line:
-            out.append((name.spelling, offset))
-    return out
+            undefs.add(name.spelling)
+    return Lexed(tuple(comments), frozenset(undefs), skipped)
+
+
+def constant_value(cursor: Any) -> int | None:
+    """The integer Clang folds the expression to, or None when it is no integer constant."""
+    lib = cindex().conf.lib
+    result = lib.clang_Cursor_Evaluate(cursor)
+    if not result:
+        return None
+    try:
+        if lib.clang_EvalResult_getKind(result) != 1:  # CXEval_Int
+            return None
+        if lib.clang_EvalResult_isUnsignedInt(result):
+            return int(lib.clang_EvalResult_getAsUnsigned(result))
+        return int(lib.clang_EvalResult_getAsLongLong(result))
+    finally:
+        lib.clang_EvalResult_dispose(result)
 
 
 def skipped_ranges(tu: Any, path: str) -> list[tuple[int, int]]:
