@@ -137,13 +137,13 @@ def loop(
     return core.Seq((*pre, core.While(cond, body, invariants, span)), None)
 
 
-def kernel_body(body: core.Stmt, fresh: Fresh) -> tuple[core.Stmt, bool]:
-    """Eliminate `return`; returns the new body and whether a flag was introduced."""
+def kernel_body(body: core.Stmt, fresh: Fresh) -> core.Stmt:
+    """The kernel's body with `return` eliminated (a flag is made only when one occurs)."""
     if not contains(body, ExitKind.RETURN, nested_loops=True):
-        return body, False
+        return body
     ret = fresh(ExitKind.RETURN)
     new, _ = eliminate(body, {ExitKind.RETURN: ret})
-    return core.Seq((core.Assign(ret, (), IntLit(0, None), None), new), None), True
+    return core.Seq((core.Assign(ret, (), IntLit(0, None), None), new), None)
 
 
 def _not(flag: str) -> Term:

@@ -322,7 +322,7 @@ def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
                     if dc.name in {p.name for p in k.params}:
                         raise SpecError(f"'{dc.name}' redeclares a parameter of {k.name}", dc.span)
         with lw.scope():
-            body, _ = early_exit.kernel_body(lw.stmts(k.body.stmts), lw.exit_flag)
+            body = early_exit.kernel_body(lw.stmts(k.body.stmts), lw.exit_flag)
             # `ensures` sees the parameters and the body's outermost declarations (final values).
             ensures = tuple(lw.formula(c) for c in k.ensures)
     decls = tuple(lw.info[n].decl for n in lw.order)
