@@ -9,9 +9,10 @@ typedef unsigned int index_t;
 /*@ requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < 4 ==> out[j] == 6 * in[j] + 1;
 */
-__global__ void macros_and_types(const short *in, long long *out) {
+__global__ void macros_and_types(const int *in, int *out) {
     index_t i = threadIdx.x;
-    long long v = TWICE(in[i]) * SCALE;
+    short scale = SCALE;
+    long long v = TWICE(in[i]) * scale;
 #ifdef HOAREGPU_NEVER_DEFINED
     v = 0;
 #endif
