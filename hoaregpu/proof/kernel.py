@@ -205,13 +205,9 @@ class KernelInfo:
                 rng = Bin(BinOp.AND, Bin(BinOp.LE, Num(0), Name(t)), Bin(BinOp.LT, Name(t), Ntid()))
                 same = Bin(BinOp.EQ, At(Name(p), Name(t)), At(Name(p), Num(0)))
                 parts.append(Quant(True, (t,), Bin(BinOp.IMPLIES, rng, same)))
-                if p in self.nonnegative:
-                    parts.append(Bin(BinOp.GE, At(Name(p), Num(0)), Num(0)))
-                parts += self._bool_range(p, At(Name(p), Num(0)))
-            elif p in self.nonnegative:
-                parts.append(Bin(BinOp.GE, Name(p), Num(0)))
+                parts += self._type_range(p, At(Name(p), Num(0)))
             else:
-                parts += self._bool_range(p, Name(p))
+                parts += self._type_range(p, Name(p))
         olds: set[str] = set()
         for f in (*self.requires, *self.ensures, *annotation_formulas(self.program)):
             olds |= {n for n in old_vars(f) if n in self.variables}
@@ -235,11 +231,14 @@ class KernelInfo:
             eq = Bin(BinOp.EQ, Old(cell), cell)
         return Quant(True, tuple(ns), eq) if ns else eq
 
-    def _bool_range(self, p: str, value: F) -> list[F]:
-        """`0 <= p`, `p <= 1` for a `bool` parameter (the VC generator's entry fact too)."""
-        if p not in self.boolean:
-            return []
-        return [Bin(BinOp.LE, Num(0), value), Bin(BinOp.LE, value, Num(1))]
+    def _type_range(self, p: str, value: F) -> list[F]:
+        """The range of a parameter's C type, as the VC generator's entry facts: `p >= 0` for
+        `unsigned`, `0 <= p`, `p <= 1` for `bool` (never both: a type is one or the other)."""
+        if p in self.boolean:
+            return [Bin(BinOp.LE, Num(0), value), Bin(BinOp.LE, value, Num(1))]
+        if p in self.nonnegative:
+            return [Bin(BinOp.GE, value, Num(0))]
+        return []
 
     @property
     def pre(self) -> F:
