@@ -49,13 +49,10 @@ def execute(
         for f in kernel.requires:
             if checks.formula(PRECONDITION, "precondition (requires)", f, everyone) is not None:
                 result.status = INADMISSIBLE
-    except Stop as stop:  # the budget ran out on `requires`: nothing was run
+    except Stop as stop:  # the budget ran out on `requires`
         checks.add(stop.violation)
         result.status = stop.status
-        result.violations = checks.violations
-        result.notes = checks.notes
-        return result
-    if result.status == INADMISSIBLE:
+    if result.status != OK:  # inadmissible, or stopped on `requires`: nothing is run
         result.violations = checks.violations
         result.notes = checks.notes
         return result
