@@ -81,8 +81,8 @@ def _probe(path: str, language: str, flags: tuple[str, ...]) -> bool:
     with tempfile.TemporaryDirectory(prefix="hoaregpu-probe-") as d:
         src = Path(d) / "probe.c"
         src.write_text("#include <pthread.h>\nint main(void) { int x; return x; }\n")
-        std = "-std=gnu++17" if language == "c++" else "-std=gnu11"
-        cmd = [path, "-x", language, std, *BASE_FLAGS, *flags, str(src), "-o", str(Path(d) / "probe")]
+        compiler = Compiler(path, language, "", BASE_FLAGS + flags)
+        cmd = [*compiler.command(), str(src), "-o", str(Path(d) / "probe")]
         try:
             done = subprocess.run(cmd, capture_output=True, timeout=COMPILE_TIMEOUT, check=False)
         except (OSError, subprocess.TimeoutExpired):
