@@ -192,13 +192,6 @@ def generate(rng: random.Random, name: str, shifts: bool = True) -> Kernel:
     return Kernel(name, threads, body, g.has_loop)
 
 
-def cells(arr: Any, threads: int) -> list[int]:
-    """Cells 0..threads-1 of an array in the JSON input format."""
-    if isinstance(arr, list):
-        return [arr[i] if i < len(arr) else 0 for i in range(threads)]
-    return [int(arr.get(str(i), arr.get("*", 0))) for i in range(threads)]
-
-
 def contract(k: Kernel, pinned: dict[str, list[int]], final: dict[str, list[int]]) -> list[str]:
     lines = [f"requires blockDim.x == {k.threads};"]
     for arr in ARRAYS:
@@ -236,7 +229,8 @@ def _case(c: Campaign, cmp: Any, text: str, out: Path | None) -> None:
     if cmp.verdict == NOT_COMPARABLE:
         c.reasons[cmp.reason.split(":")[0]] += 1
     elif cmp.verdict == DISAGREE:
-        # `>>` of a negative value is a known interpreter bug (truncates; C and the VCs floor)
+        # `uses_shift`: `>>` of a negative value was an interpreter bug (it truncated where C
+        # and the VCs floor; fixed in interp.evaluate.c_shr), kept to sort old reproducers
         detail = {"comparison": render_comparison(cmp), "uses_shift": ">>" in text}
         _record(c, out, "interp-vs-native", text, detail)
 
@@ -382,9 +376,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--timeout", type=float, default=5.0, help="z3 seconds per VC")
     p.add_argument("--no-verify", action="store_true")
-    p.add_argument(
-        "--no-shifts", action="store_true", help="generate no `>>` (see the known interpreter bug)"
-    )
+    p.add_argument("--no-shifts", action="store_true", help="generate no `>>`")
     p.add_argument("--out", type=Path, default=RESULTS / "differential", help="reproducer folder")
     p.add_argument("--json", type=Path, default=RESULTS / "differential.json")
     p.add_argument("--progress", action="store_true")
