@@ -98,10 +98,20 @@ class While:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
+class CheckKind(Enum):
+    """What an `assert` checks: the user's clause, or a check the front end added."""
+
+    ASSERTION = "assertion"
+    # C computes a value in an unsigned type here; it equals the mathematical value only
+    # when that is not negative (else C wraps it around 2^w)
+    UNSIGNED_WRAP = "unsigned-wrap"
+
+
 @dataclass(frozen=True)
 class Assert:
     formula: Formula
     span: Span | None = field(default=None, compare=False, repr=False)
+    check: CheckKind = CheckKind.ASSERTION
 
 
 @dataclass(frozen=True)

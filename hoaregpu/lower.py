@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from . import core, early_exit, syntax
+from . import core, early_exit, syntax, unsigned
 from .errors import Span, SpecError
 from .terms import (
     At,
@@ -33,19 +33,10 @@ from .terms import (
     ThreadId,
     ThreadPred,
     Unary,
+    Unsigned,
     Var,
     subterms,
 )
-
-_COMPOUND = {
-    syntax.AssignOp.ADD: BinOp.ADD,
-    syntax.AssignOp.SUB: BinOp.SUB,
-    syntax.AssignOp.MUL: BinOp.MUL,
-    syntax.AssignOp.DIV: BinOp.DIV,
-    syntax.AssignOp.MOD: BinOp.MOD,
-    syntax.AssignOp.SHL: BinOp.SHL,
-    syntax.AssignOp.SHR: BinOp.SHR,
-}
 
 
 @dataclass
@@ -134,6 +125,8 @@ class _Lowerer:
             return Old(self.term(t.term, bound), t.span)
         if isinstance(t, ThreadPred):
             return ThreadPred(t.kind, self.term(t.term, bound), t.span)
+        if isinstance(t, Unsigned):
+            return Unsigned(self.term(t.term, bound), t.span)
         raise AssertionError(f"unexpected term {t!r}")
 
     def formula(self, clause: syntax.Clause) -> core.Formula:
@@ -166,23 +159,27 @@ class _Lowerer:
                 then = self.stmts([s.then])
             with self.scope():
                 orelse = self.stmts([s.orelse]) if s.orelse is not None else core.Skip()
-            return core.If(self.term(s.cond), then, orelse, s.span)
+            checks, (cond,) = self.evaluated(self.term(s.cond))
+            return self._seq(checks, core.If(cond, then, orelse, s.span))
         if isinstance(s, syntax.WhileStmt):
-            cond = self.term(s.cond)
+            checks, (cond,) = self.evaluated(self.term(s.cond))
             invariants = tuple(self.formula(c) for c in s.invariants)
             with self.scope():
                 body = self.stmts([s.body])
-            return self._loop(cond, body, core.Skip(), invariants, s.span)
+            # the condition is evaluated on entry and again after every iteration
+            return self._seq(checks, self._loop(cond, body, checks, invariants, s.span))
         if isinstance(s, syntax.ForStmt):
             with self.scope():
                 init = self.stmts([s.init]) if s.init is not None else core.Skip()
-                cond = self.term(s.cond) if s.cond is not None else IntLit(1, s.span)
+                checks, (cond,) = self.evaluated(
+                    self.term(s.cond) if s.cond is not None else IntLit(1, s.span)
+                )
                 invariants = tuple(self.formula(c) for c in s.invariants)
                 with self.scope():
                     body = self.stmts([s.body])
                 step = self.stmts([s.step]) if s.step is not None else core.Skip()
-                loop = self._loop(cond, body, step, invariants, s.span)
-            return self._seq(init, loop)
+                loop = self._loop(cond, body, self._seq(step, checks), invariants, s.span)
+            return self._seq(init, self._seq(checks, loop))
         if isinstance(s, syntax.Block):
             with self.scope():
                 return self.stmts(s.stmts)
@@ -230,6 +227,21 @@ class _Lowerer:
         self.order.append(name)
         return name
 
+    def evaluated(self, *terms: Term) -> tuple[core.Stmt, list[Term]]:
+        """Lowered program terms about to be evaluated: the `unsigned-wrap` checks they need
+        (to run first) and the terms without their marks (`hoaregpu.unsigned`)."""
+        checks: list[core.Stmt] = []
+        out: list[Term] = []
+        for t in terms:
+            plain, found = unsigned.split(t)
+            out.append(plain)
+            for ob, sp in found:
+                span = sp or Span(self.path, 1, 1)
+                checks.append(core.Assert(core.Formula(ob, span), span, core.CheckKind.UNSIGNED_WRAP))
+        if not checks:
+            return core.Skip(), out
+        return (checks[0] if len(checks) == 1 else core.Seq(tuple(checks))), out
+
     @staticmethod
     def _seq(a: core.Stmt, b: core.Stmt) -> core.Stmt:
         parts = [x for s in (a, b) for x in (s.stmts if isinstance(s, core.Seq) else (s,))]
@@ -252,7 +264,9 @@ class _Lowerer:
             if init is not None:
                 if dc.sizes:
                     raise SpecError("array initialisers are not supported", dc.span)
-                out.append(core.Assign(name, (), self._convert(init, d.type), dc.span))
+                checks, (value,) = self.evaluated(init)
+                assign = self._seq(checks, core.Assign(name, (), self._convert(value, d.type), dc.span))
+                out += assign.stmts if isinstance(assign, core.Seq) else [assign]
         return core.Seq(tuple(out)) if len(out) != 1 else out[0]
 
     def assign(self, target: Var, op: syntax.AssignOp, value: Term, span: Span) -> core.Stmt:
@@ -262,11 +276,11 @@ class _Lowerer:
         info = self.info[name]
         if len(target.indices) != info.decl.dim:
             raise SpecError(_dim_message(target.name, info.decl.dim, len(target.indices)), span)
-        indices = tuple(self.term(i) for i in target.indices)
-        rhs = self.term(value)
+        checks, lowered = self.evaluated(*(self.term(i) for i in target.indices), self.term(value))
+        indices, rhs = tuple(lowered[:-1]), lowered[-1]
         if op is not syntax.AssignOp.SET:
-            rhs = Binary(_COMPOUND[op], Var(name, indices, target.span), rhs, span)
-        return core.Assign(name, indices, self._convert(rhs, info.type), span)
+            rhs = Binary(op.binop, Var(name, indices, target.span), rhs, span)
+        return self._seq(checks, core.Assign(name, indices, self._convert(rhs, info.type), span))
 
     @staticmethod
     def _convert(value: Term, typ: syntax.BaseType) -> Term:

@@ -99,7 +99,8 @@ def show_stmt(s: core.Stmt, indent: int = 0) -> list[str]:
         out.append(f"{pad}done")
         return out
     if isinstance(s, core.Assert):
-        return [f"{pad}assert {show_term(s.formula.term)}"]
+        note = "" if s.check is core.CheckKind.ASSERTION else f" /* {s.check.value} */"
+        return [f"{pad}assert {show_term(s.formula.term)}{note}"]
     if isinstance(s, core.Assume):
         return [f"{pad}assume {show_term(s.formula.term)}"]
     raise AssertionError(f"unexpected statement {s!r}")

@@ -12,7 +12,7 @@ from typing import TypeAlias
 
 from .core import ExitKind
 from .errors import Span
-from .terms import Term, Var
+from .terms import BinOp, Term, Var
 
 
 class ClauseKind(Enum):
@@ -80,6 +80,11 @@ class AssignOp(Enum):
     MOD = "%="
     SHL = "<<="
     SHR = ">>="
+
+    @property
+    def binop(self) -> BinOp:
+        """The operator of a compound assignment (`x += e` is `x = x + e`)."""
+        return BinOp(self.value[:-1])
 
 
 @dataclass(frozen=True)

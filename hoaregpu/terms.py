@@ -177,8 +177,30 @@ class ThreadPred:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
+@dataclass(frozen=True)
+class Unsigned:
+    """`term`, of an unsigned type in C, where C reads it as a number (compares, divides,
+    indexes, stores it into an unsigned variable): C's value is the mathematical one when that
+    is not negative, and wraps around 2^w otherwise. Made by the front end; lowering turns each
+    into an `unsigned-wrap` check before the statement and keeps `term` (`hoaregpu.unsigned`)."""
+
+    term: Term
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
 Term: TypeAlias = (
-    IntLit | Var | ThreadId | ThreadCount | Binary | Unary | Conditional | Quant | At | Old | ThreadPred
+    IntLit
+    | Var
+    | ThreadId
+    | ThreadCount
+    | Binary
+    | Unary
+    | Conditional
+    | Quant
+    | At
+    | Old
+    | ThreadPred
+    | Unsigned
 )
 """A spec-formula term; program expressions are the subset without Quant/At/Old/ThreadPred."""
 
@@ -200,7 +222,7 @@ def children(term: Term) -> tuple[Term, ...]:
         return (term.body,)
     if isinstance(term, At):
         return (term.term, term.thread)
-    if isinstance(term, (Old, ThreadPred)):
+    if isinstance(term, (Old, ThreadPred, Unsigned)):
         return (term.term,)
     return ()
 

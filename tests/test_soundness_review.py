@@ -74,8 +74,9 @@ def test_assume_is_in_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 # -- signed -> unsigned conversions wrap in C -----------------------------------------------
 # `unsigned u = -1;` holds 4294967295 and `-1u > 5` is true in C; read as mathematical
-# integers both were -1, and kernels C computes differently were verified. A negative
-# constant converted to unsigned, and unary minus of an unsigned value, are now rejected.
+# integers both were -1, and kernels C computes differently were verified. Every place C
+# computes a value as unsigned now carries an `unsigned-wrap` check (hoaregpu/unsigned.py),
+# which these refute (see also tests/test_unsigned.py).
 
 NEGATIVE_TO_UNSIGNED = """\
 /*@ requires blockDim.x == 1;
@@ -105,12 +106,13 @@ __global__ void k(int *out) {
 
 
 @pytest.mark.parametrize("src", [NEGATIVE_TO_UNSIGNED, MINUS_UNSIGNED, CONST_NEGATIVE_COMPARED])
-def test_negative_constant_to_unsigned_is_rejected(
+def test_negative_constant_to_unsigned_is_refuted(
     tmp_path: Path, src: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert verify(tmp_path, src) == INPUT_ERROR
-    out = capsys.readouterr()
-    assert "unsupported" in out.out + out.err
+    assert verify(tmp_path, src) == FAILED
+    out = capsys.readouterr().out
+    assert "k.cu:4:" in out or "k.cu:5:" in out
+    assert "[unsigned-wrap]" in out and "1 refuted" in out
 
 
 def test_nonnegative_constant_to_unsigned_still_reads(tmp_path: Path) -> None:

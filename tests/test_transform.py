@@ -9,8 +9,10 @@ from hoaregpu.core import Assign, Seq, VarKind, VarRole, While
 from hoaregpu.terms import Binary, BinOp, IntLit, ThreadId, Var
 from hoaregpu.transform import is_monotonic_by_lemma_4_4, make_monotonic, shared_vars_read
 
+# `unsigned *x`: compared with tid, an int x[tid] would be converted to unsigned and get an
+# unsigned-wrap check (hoaregpu/unsigned.py), which is not what these tests are about
 NONMONOTONIC = """
-    __global__ void k(int *x, int *y) {
+    __global__ void k(unsigned *x, int *y) {
         int i = 0;
         /*@ loop invariant i >= 0; */
         while (x[tid] == tid) {
@@ -142,7 +144,7 @@ PAPER_4_1 = """
         requires x[0] == 0 && x[1] == 0;
         ensures \\none(x[tid] == tid);
     */
-    __global__ void k(int *x) {
+    __global__ void k(unsigned *x) {
         /*@ loop invariant \\exists int i; 0 <= i < blockDim.x && x[i] == i; */
         while (x[tid] == tid) {
             x[0] = 1;

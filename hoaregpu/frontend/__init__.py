@@ -50,7 +50,7 @@ def parse_text(text: str, path: str = "<string>", options: ClangOptions | None =
             c = ParseContext(path, chars.lines, shadowed=_declared_builtin_names(tu, clang_path))
             define_table(tu, clang_path, text, chars, lexed, c)
             annots = read_annotations(lexed, c)
-            kernels = Translator(tu, path, clang_path, chars, annots).kernels()
+            kernels = Translator(tu, path, clang_path, chars, annots=annots).kernels()
     except (RecursionError, ctypes.ArgumentError) as exc:
         # inside a libclang callback the RecursionError arrives wrapped by ctypes
         if not isinstance(exc, RecursionError) and "RecursionError" not in str(exc):

@@ -13,7 +13,19 @@ from typing import Any
 
 from ..errors import Span, UnsupportedError
 from ..syntax import AssignOp, BaseType
-from ..terms import Binary, BinOp, Conditional, IntLit, Term, ThreadCount, ThreadId, Unary, UnOp, Var
+from ..terms import (
+    Binary,
+    BinOp,
+    Conditional,
+    IntLit,
+    Term,
+    ThreadCount,
+    ThreadId,
+    Unary,
+    UnOp,
+    Unsigned,
+    Var,
+)
 from . import clang
 
 TYPES_HINT = (
@@ -66,6 +78,8 @@ class ExpressionTranslator:
     path: str  # as the user named the file (in messages)
     tu_path: str  # as Clang knows it
     chars: clang.CharOffsets
+    # names of the kernel's unsigned parameters (and arrays of them) no local shadows
+    unsigned_params: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         self.ci = clang.cindex()
@@ -117,9 +131,7 @@ class ExpressionTranslator:
             children = list(cur.get_children())
             if len(children) != 1:
                 raise self.unsupported("this expression", cur)
-            if k == K.UNEXPOSED_EXPR and self.signed_to_unsigned(cur, children[0]):
-                return self.to_unsigned(cur, children[0])
-            return self.expr(children[0])
+            return self.converted(cur, children[0])
         if k in (K.INTEGER_LITERAL, K.CXX_BOOL_LITERAL_EXPR, K.CHARACTER_LITERAL, K.CXX_UNARY_EXPR):
             # CXX_UNARY_EXPR is sizeof/alignof: a constant Clang computes for the GPU target
             return IntLit(self.constant(cur), span)
@@ -142,14 +154,23 @@ class ExpressionTranslator:
             target = self.expr(base)
             if not isinstance(target, Var):
                 raise self.unsupported("indexing this expression", cur)
-            return Var(target.name, (*target.indices, self.expr(index)), target.span or span)
+            # C zero-extends an unsigned index: a wrapped one reaches far away
+            idx = self.observed(self.expr(index), index) if _is_unsigned(index) else self.expr(index)
+            return Var(target.name, (*target.indices, idx), target.span or span)
         if k == K.MEMBER_REF_EXPR:
             return self.builtin(cur)
         if k == K.BINARY_OPERATOR:
             op = clang.binary_operator(cur)
             if op in _BINARY:
                 left, right = cur.get_children()
-                return Binary(_BINARY[op], self.expr(left), self.expr(right), span)
+                bop = _BINARY[op]
+                a, b = self.expr(left), self.expr(right)
+                # where C reads an unsigned value as a number, it must not have wrapped
+                if (bop.is_comparison or bop in (BinOp.DIV, BinOp.MOD)) and _is_unsigned(left):
+                    a, b = self.observed(a, left), self.observed(b, right)
+                elif bop is BinOp.SHR and _is_unsigned(left):
+                    a = self.observed(a, left)
+                return Binary(bop, a, b, span)
             if op == _ASSIGN:
                 raise self.unsupported("assignment inside an expression", cur)
             raise self.unsupported(f"operator '{_BINARY_UNSUPPORTED.get(op, '?')}'", cur, _OPS_HINT)
@@ -159,13 +180,6 @@ class ExpressionTranslator:
             op = clang.unary_operator(cur)
             (operand,) = cur.get_children()
             if op == _MINUS:
-                if cur.type.get_canonical().kind.name in _UNSIGNED:
-                    # C negates an unsigned value modulo 2^w: `-1u` is 4294967295
-                    raise self.unsupported(
-                        f"unary minus of an unsigned value of type '{cur.type.spelling}'",
-                        cur,
-                        "C wraps the result around 2^w; integers here are mathematical",
-                    )
                 return Unary(UnOp.NEG, self.expr(operand), span)
             if op == _LNOT:
                 return Unary(UnOp.NOT, self.expr(operand), span)
@@ -187,28 +201,44 @@ class ExpressionTranslator:
             raise self.unsupported("floating-point literal", cur, "only integer arithmetic is supported")
         raise self.unsupported(f"expression of kind {k.name.lower()}", cur)
 
-    def signed_to_unsigned(self, cur: Any, operand: Any) -> bool:
-        """Whether `cur` is Clang's implicit conversion of a signed value to an unsigned type
-        (`unsigned u = -1;`, `k < blockDim.x` with `int k`)."""
-        target = cur.type.get_canonical().kind.name
-        source = operand.type.get_canonical().kind.name
-        return target in _UNSIGNED and source in _SIGNED
+    def converted(self, cur: Any, operand: Any) -> Term:
+        """An implicit conversion (or none: Clang's UNEXPOSED_EXPR also stands for reading a
+        variable). Values are mathematical, and + - * on unsigned values agree with C's
+        modulo 2^w, so a conversion needs no check, except that widening an unsigned value
+        (to a 64-bit type) reads it as a number."""
+        term = self.expr(operand)
+        if _is_unsigned(operand) and _width(cur) > _width(operand):
+            return self.observed(term, operand)
+        return term
 
-    def to_unsigned(self, cur: Any, operand: Any) -> Term:
-        """C converts a negative value v to unsigned as v + 2^w: `unsigned u = -1;` holds
-        4294967295, and `k < -1` with an unsigned k compares with it. Integers here are
-        mathematical, so a negative constant converted to unsigned is rejected. (A variable
-        converted to unsigned, as in `k < blockDim.x` with `int k`, is read as the identity:
-        exact when it is not negative; see README, Limitations.)"""
-        value = clang.constant_value(operand)
-        if value is not None and value < 0:
-            raise self.unsupported(
-                f"implicit conversion of the negative constant {value} to '{cur.type.spelling}'",
-                cur,
-                "C wraps it around 2^w (-1 becomes the largest unsigned value);"
-                " integers here are mathematical",
-            )
-        return self.expr(operand)
+    def observed(self, term: Term, cur: Any) -> Term:
+        """`term`, of an unsigned type in C, where C reads it as a number (compares, divides,
+        indexes, stores it into an unsigned variable, widens it): C's value equals the
+        mathematical one only if that is not negative, so the mark asks for the check
+        (`hoaregpu.unsigned`). Values that cannot be negative need none."""
+        if isinstance(term, Unsigned) or self.nonneg(term):
+            return term
+        return Unsigned(term, self.span(cur))
+
+    def nonneg(self, t: Term) -> bool:
+        """Whether `t` cannot be negative in the model: built by + * / % << >> from constants
+        that are not negative, thread ids and unsigned parameters (other unsigned variables
+        may start with any value in the model, so they are checked)."""
+        if isinstance(t, IntLit):
+            return t.value >= 0
+        if isinstance(t, ThreadId | ThreadCount | Unsigned):
+            return True  # an Unsigned mark is checked not to be negative
+        if isinstance(t, Var):
+            return t.name in self.unsigned_params and all(self.nonneg(i) for i in t.indices)
+        if isinstance(t, Binary) and (t.op.is_comparison or t.op in (BinOp.AND, BinOp.OR)):
+            return True  # 0 or 1
+        if isinstance(t, Unary) and t.op is UnOp.NOT:
+            return True
+        if isinstance(t, Binary) and t.op in _NONNEG_OPS:
+            return self.nonneg(t.left) and self.nonneg(t.right)
+        if isinstance(t, Conditional):
+            return self.nonneg(t.then) and self.nonneg(t.orelse)
+        return False
 
     def cast(self, cur: Any) -> Term:
         """Casts between integer types are the identity on mathematical integers; a cast to
@@ -225,15 +255,9 @@ class ExpressionTranslator:
         if kind in _SIGNED and (source in _SIGNED or source in _UNSIGNED or source == "BOOL"):
             return self.expr(inner)
         if kind in _UNSIGNED and (source in _UNSIGNED or source == "BOOL"):
-            return self.expr(inner)
+            return self.converted(cur, inner)
         if kind in _UNSIGNED and source in _SIGNED:
-            # C wraps a negative value around 2^n; with mathematical integers that would be
-            # the identity, which is wrong exactly where such casts matter (bounds checks).
-            raise self.unsupported(
-                f"cast from '{operand.type.spelling}' to '{cur.type.spelling}'",
-                cur,
-                "a signed value cast to unsigned wraps around; integers here are mathematical",
-            )
+            return self.expr(inner)  # the identity modulo 2^w; checked where it is read
         raise self.unsupported(
             f"cast from '{operand.type.spelling}' to '{cur.type.spelling}'", cur, TYPES_HINT
         )
@@ -255,7 +279,46 @@ class ExpressionTranslator:
         return value
 
 
+# operators that keep values that are not negative so
+_NONNEG_OPS = (BinOp.ADD, BinOp.MUL, BinOp.DIV, BinOp.MOD, BinOp.SHL, BinOp.SHR)
 _OPS_HINT = "supported operators: + - * / % << >> < <= > >= == != && || ! ?:"
+
+
+# C's integer conversion ranks (C11 6.3.1.1) and the usual arithmetic conversions (6.3.1.8),
+# for the computation type of a compound assignment, which libclang does not expose.
+_RANK = {"BOOL": 0, "CHAR_S": 1, "SCHAR": 1, "CHAR_U": 1, "UCHAR": 1, "SHORT": 2, "USHORT": 2}
+_RANK |= {"INT": 3, "UINT": 3, "LONG": 4, "ULONG": 4, "LONGLONG": 5, "ULONGLONG": 5}
+_WIDTH = {3: 32, 4: 64, 5: 64}
+_TO_UNSIGNED = {"INT": "UINT", "LONG": "ULONG", "LONGLONG": "ULONGLONG"}
+
+
+def promoted(kind: str) -> str:
+    """Integer promotion: types of lower rank than int compute as int (their values fit)."""
+    return "INT" if _RANK.get(kind, 3) < 3 else kind
+
+
+def computation_kind(a: str, b: str) -> str:
+    """The type C computes `a op b` in (for integer kinds a and b)."""
+    a, b = promoted(a), promoted(b)
+    if a == b or a not in _RANK or b not in _RANK:
+        return a
+    if (a in _UNSIGNED) == (b in _UNSIGNED):
+        return a if _RANK[a] >= _RANK[b] else b
+    u, s = (a, b) if a in _UNSIGNED else (b, a)
+    if _RANK[u] >= _RANK[s]:
+        return u
+    if _WIDTH[_RANK[s]] > _WIDTH[_RANK[u]]:
+        return s  # the signed type holds every value of the unsigned one
+    return _TO_UNSIGNED[s]
+
+
+def _is_unsigned(cur: Any) -> bool:
+    return bool(cur.type.get_canonical().kind.name in _UNSIGNED)
+
+
+def _width(cur: Any) -> int:
+    """Bits of an integer type (what matters: 64 or less)."""
+    return _WIDTH.get(_RANK.get(cur.type.get_canonical().kind.name, 3), 32)
 
 
 def _strip(cur: Any, K: Any) -> Any:

@@ -34,7 +34,7 @@ from ..syntax import (
     SyncStmt,
     WhileStmt,
 )
-from ..terms import IntLit, Term
+from ..terms import Binary, IntLit, Term, Unsigned, subterms
 from . import clang
 from .annotations import PlacedAnnot
 from .expressions import (
@@ -45,9 +45,13 @@ from .expressions import (
     _POST_INC,
     _PRE_DEC,
     _PRE_INC,
+    _UNSIGNED,
     ExpressionTranslator,
     _is_prelude,
+    _is_unsigned,
     _strip,
+    computation_kind,
+    promoted,
 )
 
 
@@ -127,6 +131,10 @@ class Translator(ExpressionTranslator):
 
     def kernel(self, cur: Any) -> KernelDef:
         params = tuple(self.param(p) for p in cur.get_arguments())
+        locals_ = {d.spelling for d in cur.walk_preorder() if d.kind == self.K.VAR_DECL}
+        self.unsigned_params = frozenset(
+            p.name for p in params if p.type.nonnegative and p.name not in locals_
+        )
         body = next(ch for ch in cur.get_children() if ch.kind == self.K.COMPOUND_STMT)
         block = self.stmt(body)
         assert isinstance(block, Block)
@@ -282,7 +290,7 @@ class Translator(ExpressionTranslator):
             and not sizes
             and cur.type.get_canonical().kind not in (TK.INCOMPLETEARRAY, TK.CONSTANTARRAY)
         ):
-            init = self.expr(exprs[-1])
+            init = self.stored(exprs[-1], cur)
         elif exprs and exprs[-1].kind == K.INIT_LIST_EXPR:
             raise self.unsupported("array initialisers '{...}'", exprs[-1])
         if shared and init is not None:
@@ -298,19 +306,50 @@ class Translator(ExpressionTranslator):
             raise self.unsupported("declarators of different types in one declaration", cur)
         return Decl(first.shared, first.type, tuple(x for d in decls for x in d.declarators), first.span)
 
+    def compound(
+        self, cur: Any, target: Any, op: AssignOp, value: Term, value_type: Any, value_cur: Any
+    ) -> AssignStmt:
+        """`x op= e` (`x++` is `x += 1`, with `value_type` None for the int 1). C computes
+        `x op e` in the usual arithmetic conversion of both types, then stores it into x.
+        Where C reads an unsigned value as a number there (dividing it, storing it into an
+        unsigned x), the value is marked for its check (`hoaregpu.unsigned`) and the
+        assignment is spelled out as `x = x op e`."""
+        lhs = self.lvalue(target)
+        own = target.type.get_canonical().kind.name
+        other = "INT" if value_type is None else value_type.get_canonical().kind.name
+        shift = op in (AssignOp.SHL, AssignOp.SHR)
+        computed = promoted(own) if shift else computation_kind(own, other)
+        operand: Term = lhs
+        if computed in _UNSIGNED and op in (AssignOp.DIV, AssignOp.MOD, AssignOp.SHR):
+            operand = self.observed(lhs, target)
+            if not shift and value_cur is not None:
+                value = self.observed(value, value_cur)
+        result: Term = Binary(op.binop, operand, value, self.span(cur))
+        if own in _UNSIGNED:
+            result = self.observed(result, cur)  # stored into an unsigned variable
+        if operand is lhs and not isinstance(result, Unsigned) and not _has_mark(value):
+            return AssignStmt(lhs, op, value, self.span(cur))  # nothing to check: keep `x op= e`
+        return AssignStmt(lhs, AssignOp.SET, result, self.span(cur))
+
+    def stored(self, value: Any, target: Any) -> Term:
+        """The value of an assignment or initialisation: stored into an unsigned variable,
+        C keeps it modulo 2^w, so it must not be negative (a mark for its check)."""
+        term = self.expr(value)
+        return self.observed(term, value) if _is_unsigned(target) else term
+
     def simple(self, cur: Any) -> Stmt:
         """An expression statement: an assignment, `x++`, or `__syncthreads()`."""
         K = self.K
         cur = _strip(cur, K)
         if cur.kind == K.BINARY_OPERATOR and clang.binary_operator(cur) == _ASSIGN:
             target, value = cur.get_children()
-            return AssignStmt(self.lvalue(target), AssignOp.SET, self.expr(value), self.span(cur))
+            return AssignStmt(self.lvalue(target), AssignOp.SET, self.stored(value, target), self.span(cur))
         if cur.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
             op = clang.binary_operator(cur)
             if op in _COMPOUND_UNSUPPORTED:
                 raise self.unsupported(f"bitwise assignment '{_COMPOUND_UNSUPPORTED[op]}'", cur)
             target, value = cur.get_children()
-            return AssignStmt(self.lvalue(target), _COMPOUND[op], self.expr(value), self.span(cur))
+            return self.compound(cur, target, _COMPOUND[op], self.expr(value), value.type, value)
         if cur.kind == K.UNARY_OPERATOR and clang.unary_operator(cur) in (
             _POST_INC,
             _POST_DEC,
@@ -319,7 +358,11 @@ class Translator(ExpressionTranslator):
         ):
             op = clang.unary_operator(cur)
             (target,) = cur.get_children()
-            return IncDec(self.lvalue(target), 1 if op in (_POST_INC, _PRE_INC) else -1, self.span(cur))
+            up = op in (_POST_INC, _PRE_INC)
+            checked = self.compound(cur, target, AssignOp.ADD if up else AssignOp.SUB, IntLit(1), None, None)
+            if isinstance(checked, AssignStmt) and checked.op is AssignOp.SET:
+                return checked
+            return IncDec(self.lvalue(target), 1 if up else -1, self.span(cur))
         if cur.kind == K.CALL_EXPR:
             if cur.spelling == "__syncthreads" and _is_prelude(cur.referenced):
                 return SyncStmt(self.span(cur))
@@ -329,3 +372,7 @@ class Translator(ExpressionTranslator):
         raise self.unsupported(
             "expression statement", cur, "statements are assignments, '++'/'--' and '__syncthreads();'"
         )
+
+
+def _has_mark(t: Term) -> bool:
+    return any(isinstance(x, Unsigned) for x in subterms(t))

@@ -26,10 +26,10 @@ from ..terms import Term
 from .evaluate import EvalError
 from .lockstep import Machine, Stop, threads_text
 from .results import (
-    ASSERTION,
     ASSUMPTION,
     ASSUMPTION_VIOLATED,
     BARRIER_DIVERGENCE,
+    CHECK_LABEL,
     LOOP_INVARIANT,
     RUNTIME_ERROR,
     STEP_BUDGET,
@@ -153,7 +153,7 @@ class Interleaving(Machine):
             elif top is not None:
                 stack.pop()
         elif isinstance(s, Assert):
-            self.checks.formula(ASSERTION, "assertion", s.formula, [i])
+            self.checks.formula(s.check.value, CHECK_LABEL[s.check], s.formula, [i])
         elif isinstance(s, Assume):
             fail = self.checks.check(s.formula, [i])
             if fail is not None:

@@ -34,10 +34,10 @@ from .evaluate import Ctx, EvalError, VecFn, compile_expr
 from .formulas import EvaluationBudgetExhausted, Failure, FormulaChecker
 from .races import RaceDetector
 from .results import (
-    ASSERTION,
     ASSUMPTION,
     ASSUMPTION_VIOLATED,
     BARRIER_DIVERGENCE,
+    CHECK_LABEL,
     LOOP_INVARIANT,
     RUNTIME_ERROR,
     STEP_BUDGET,
@@ -196,7 +196,7 @@ class Lockstep(Machine):
                 raise Stop(Violation(BARRIER_DIVERGENCE, msg, s.span, tuple(mask)))
         elif isinstance(s, Assert):
             self._step(mask, s.span)
-            self.checks.formula(ASSERTION, "assertion", s.formula, mask)
+            self.checks.formula(s.check.value, CHECK_LABEL[s.check], s.formula, mask)
         elif isinstance(s, Assume):
             self._step(mask, s.span)
             fail = self.checks.check(s.formula, mask)

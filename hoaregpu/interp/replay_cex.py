@@ -35,6 +35,7 @@ from .results import (
     LOOP_INVARIANT,
     POSTCONDITION,
     STEP_BUDGET,
+    UNSIGNED_WRAP,
     WRITE_CONFLICT,
     RunResult,
     Violation,
@@ -55,6 +56,7 @@ _KIND = {
     VcKind.LOOP_INVARIANT_PRESERVED: LOOP_INVARIANT,
     VcKind.BARRIER_DIVERGENCE: BARRIER_DIVERGENCE,
     VcKind.ASSERTION: ASSERTION,
+    VcKind.UNSIGNED_WRAP: UNSIGNED_WRAP,
 }
 
 ZERO_NOTE = "array cells the model does not give start at 0"

@@ -5,12 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core import CheckKind
 from ..errors import Span
 from .values import State
 
 # Violation kinds.
 PRECONDITION = "precondition"
 ASSERTION = "assertion"
+UNSIGNED_WRAP = "unsigned-wrap"  # a value C computes in an unsigned type is negative
+
+# What an `assert` of each kind is called in messages ("... does not hold").
+CHECK_LABEL = {
+    CheckKind.ASSERTION: "assertion",
+    CheckKind.UNSIGNED_WRAP: "unsigned-wrap check (C wraps a negative value around)",
+}
 LOOP_INVARIANT = "loop-invariant"
 POSTCONDITION = "postcondition"
 BARRIER_DIVERGENCE = "barrier-divergence"

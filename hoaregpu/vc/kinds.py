@@ -14,6 +14,7 @@ class VcKind(Enum):
     LOOP_INVARIANT_PRESERVED = "loop-invariant-preserved"
     BARRIER_DIVERGENCE = "barrier-divergence"
     ASSERTION = "assertion"
+    UNSIGNED_WRAP = "unsigned-wrap"
 
 
 MESSAGES: dict[VcKind, str] = {
@@ -22,6 +23,7 @@ MESSAGES: dict[VcKind, str] = {
     VcKind.LOOP_INVARIANT_PRESERVED: "loop invariant might not be preserved",
     VcKind.BARRIER_DIVERGENCE: "barrier might be reached by some but not all threads",
     VcKind.ASSERTION: "assertion might not hold",
+    VcKind.UNSIGNED_WRAP: "value might be negative where C computes it as unsigned (C wraps it around)",
 }
 
 

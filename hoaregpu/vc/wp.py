@@ -145,7 +145,7 @@ def wp_assert(stmt: core.Assert, mask: Mask, post: Goal, ctx: WpContext) -> Goal
     Both read φ with `formula_active`: under an empty mask the assertion is no obligation
     and no fact (README, "Specification part")."""
     f = ctx.enc.formula_active(stmt.formula.term, mask)
-    origin = Origin(VcKind.ASSERTION, stmt.formula.span, "H-CONSEQ")
+    origin = Origin(VcKind(stmt.check.value), stmt.formula.span, "H-CONSEQ")
     return conj(GLeaf(f, origin), GImp(f, post))
 
 

@@ -59,8 +59,6 @@ UNSUPPORTED_STMTS = [
     ("n = a[0] = 1;", 7, "assignment inside an expression"),
     ("n = (n += 1);", 8, "assignment inside an expression"),
     ("n = (int) 1.0;", 7, "cast from 'double' to 'int'"),
-    ("n = (unsigned)n;", 7, "cast from 'int' to 'unsigned int'"),
-    ("n = (unsigned)1;", 7, "cast from 'int' to 'unsigned int'"),
     ("n = 1.5;", 7, "floating-point literal"),
     ("n = 2.0f;", 7, "floating-point literal"),
     ("n = n & 1;", 7, "operator '&'"),

@@ -477,6 +477,19 @@ def test_constants_clang_evaluates() -> None:
     assert s3.value == b("+", v("u"), b("!=", v("n"), i(0)))  # type: ignore[union-attr]
 
 
+def test_signed_to_unsigned_cast_is_marked_only_where_c_reads_it() -> None:
+    """`(unsigned)n` is n modulo 2^32: stored back into an int it is n; compared, it must
+    not be negative (hoaregpu/unsigned.py turns the mark into an unsigned-wrap check)."""
+    from hoaregpu.terms import Unsigned
+
+    spec = parse_text(
+        "__global__ void k(int n, int *a) {\n  n = (unsigned)n;\n  a[0] = (unsigned)n < 5u;\n}\n"
+    )
+    s1, s2 = spec.kernels[0].body.stmts
+    assert s1.value == v("n")  # type: ignore[union-attr]
+    assert s2.value == b("<", Unsigned(v("n")), i(5))  # type: ignore[union-attr]
+
+
 def test_comparison_chain_in_code_means_what_c_says() -> None:
     """`1 < 2 < 3` in C is `(1 < 2) < 3`; only annotations read it as a chain."""
     body = kernel_body("n = 1 < 2 < 3;")

@@ -375,6 +375,9 @@ def test_while_invariant_is_read_at_the_loop_mask_including_finished_threads() -
         ("ensures i == tid", POST, PROVED),
         ("loop invariant", ENTRY, PROVED),
         ("loop invariant", PRESERVED, PROVED),
+        # `i < tid` converts i to unsigned: on entry and after each iteration (hoaregpu/unsigned.py)
+        ("while (i < tid)", "unsigned-wrap", PROVED),
+        ("while (i < tid)", "unsigned-wrap", PROVED),
     )
 
 
@@ -488,10 +491,11 @@ def test_barrier_in_loops() -> None:
             /*@ loop invariant \\forall int t; 0 <= t < blockDim.x ==> i @ t == i @ 0; */
             while (i < n) { i = i + 1; __syncthreads(); }
             int j = 0;
-            /*@ loop invariant j <= tid; */
+            /*@ loop invariant 0 <= j && j <= tid; */
             while (j < tid) { j = j + 1; __syncthreads(); }
         }
         """
+    # `j < tid` converts j to unsigned, so the invariant says j >= 0 (C would wrap a negative j)
     assert table(src) == expect(
         src,
         ("i @ t == i @ 0", ENTRY, PROVED),
@@ -500,6 +504,8 @@ def test_barrier_in_loops() -> None:
         ("j <= tid", ENTRY, PROVED),
         ("j <= tid", PRESERVED, PROVED),
         ("j = j + 1; __syncthreads", BARRIER, REFUTED),
+        ("j = j + 1; __syncthreads", "unsigned-wrap", PROVED),
+        ("j = j + 1; __syncthreads", "unsigned-wrap", PROVED),
     )
 
 

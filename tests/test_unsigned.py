@@ -1,0 +1,167 @@
+"""C's unsigned arithmetic (`hoaregpu/unsigned.py`): where C reads an unsigned value as a
+number (compares, divides, shifts it right, indexes with it, widens it, stores it into an
+unsigned variable) it must not have wrapped, an `unsigned-wrap` check evaluated where the
+expression is evaluated and guarded by the short-circuit conditions on the way to it;
++ - * agree with C modulo 2^w and need none."""
+
+from __future__ import annotations
+
+import pytest
+from pipeline_kit import lower, verdicts
+
+from hoaregpu import core
+from hoaregpu.cli import main
+from hoaregpu.terms import Binary, BinOp, IntLit, Var, subterms
+from hoaregpu.unsigned import split
+
+
+def checks(s: core.Stmt) -> list[core.Assert]:
+    if isinstance(s, core.Assert):
+        return [s] if s.check is core.CheckKind.UNSIGNED_WRAP else []
+    if isinstance(s, core.Seq):
+        return [c for x in s.stmts for c in checks(x)]
+    if isinstance(s, core.If):
+        return checks(s.then) + checks(s.orelse)
+    if isinstance(s, core.While):
+        return checks(s.body)
+    return []
+
+
+def wraps(src: str) -> list[str]:
+    """The outcome of each unsigned-wrap VC of the kernel."""
+    return [v.outcome.value for v in verdicts(src) if v.kind == "unsigned-wrap"]
+
+
+# the review's kernels: C gives another answer than mathematical integers, so each must fail
+WRAPPING = {
+    "signed compared with unsigned": "int k = -1; out[0] = k < blockDim.x ? 1 : 0;",
+    "unsigned minus below zero": "unsigned u = 0; u = u - 1; out[0] = u > 5 ? 1 : 0;",
+    "compound minus": "unsigned u = 0; u -= 1; out[0] = u > 5 ? 1 : 0;",
+    "decrement": "unsigned u = 0; u--; out[0] = u > 5 ? 1 : 0;",
+    "thread id minus one": "out[threadIdx.x] = threadIdx.x - 1 > 5 ? 1 : 0;",
+    "negative constant": "unsigned u = -1; out[0] = u > 5 ? 1 : 0;",
+    "negated unsigned": "out[0] = -1u > 5 ? 1 : 0;",
+    "cast": "int k = -3; out[0] = (unsigned)k > 5 ? 1 : 0;",
+    "division": "int k = -4; out[0] = k / blockDim.x;",
+    "compound division": "int k = -4; k /= blockDim.x; out[0] = k;",
+    "index": "int k = -1; out[k + blockDim.x - 3] = 1;",
+    "widening": "int k = -1; long long w = k + blockDim.x - 2; out[0] = w < 0;",
+}
+
+
+@pytest.mark.parametrize("body", WRAPPING.values(), ids=WRAPPING.keys())
+def test_wrapping_values_are_refuted(body: str) -> None:
+    src = f"/*@ requires blockDim.x == 2; */\n__global__ void k(int *out) {{\n    {body}\n}}\n"
+    assert "refuted" in wraps(src), src
+
+
+def test_values_that_cannot_wrap_need_no_check() -> None:
+    k = lower("""
+        __global__ void k(int *out, unsigned n) {
+            unsigned u = n + threadIdx.x;
+            int i = threadIdx.x - 1;
+            out[threadIdx.x] = (n + 1) / 2 + threadIdx.x;
+            i -= blockDim.x;
+            out[threadIdx.x] = i + u;
+        }
+        """)
+    assert checks(k.body) == []  # ring operations stored as int, and values that cannot be < 0
+
+
+def test_checks_are_proved_where_the_value_is_not_negative() -> None:
+    src = """
+        /*@ requires n >= 0; */
+        __global__ void k(int *out, int n) {
+            int k = threadIdx.x;
+            /*@ loop invariant k >= threadIdx.x; */
+            while (k < n) {
+                out[k / blockDim.x] = 1;
+                k = k + blockDim.x;
+            }
+        }
+        """
+    assert wraps(src) == ["proved"]
+
+
+def test_short_circuit_and_conditional_guard_the_check() -> None:
+    guarded = """
+        __global__ void k(int *out, int j) {
+            if (j >= 0 && j < blockDim.x) out[threadIdx.x] = 1;
+            out[threadIdx.x] = j < 0 ? 0 : (j < blockDim.x ? 2 : 3);
+        }
+        """
+    assert wraps(guarded) == ["proved", "proved"]
+    assert wraps(guarded.replace("j >= 0 &&", "j >= -1 &&")) == ["refuted", "proved"]
+    (kernel,) = [lower(guarded)]
+    first = checks(kernel.body)[0].formula.term
+    assert isinstance(first, Binary) and first.op is BinOp.IMPLIES  # `j >= 0 ==> j >= 0`
+
+
+def test_a_loop_condition_is_checked_on_every_evaluation() -> None:
+    # k = 3, 1, -1: the third evaluation of `k < blockDim.x` converts -1
+    src = """
+        /*@ requires blockDim.x == 8; */
+        __global__ void k(int *out) {
+            int k = 3;
+            /*@ loop invariant k <= 3; */
+            while (k < blockDim.x) { k = k - 2; }
+            out[threadIdx.x] = k;
+        }
+        """
+    k = lower(src)
+    assert isinstance(k.body, core.Seq)
+    (loop,) = [s for s in k.body.stmts if isinstance(s, core.While)]
+    assert len(checks(k.body)) == 2 and len(checks(loop.body)) == 1  # before the loop, in its body
+    assert wraps(src) == ["proved", "refuted"]  # on entry (k = 3), after an iteration
+
+
+def test_continue_still_checks_the_condition() -> None:
+    src = """
+        /*@ requires blockDim.x == 8; */
+        __global__ void k(int *out) {
+            int k = 3;
+            /*@ loop invariant k <= 3; */
+            while (k < blockDim.x) {
+                k = k - 2;
+                if (k < 0) continue;
+                out[threadIdx.x] = k;
+            }
+        }
+        """
+    assert wraps(src) == ["proved", "refuted"]
+
+
+def test_split_keeps_the_term_and_orders_checks() -> None:
+    from hoaregpu.terms import Unsigned
+
+    term = Binary(BinOp.LT, Unsigned(Var("k")), Unsigned(Binary(BinOp.SUB, Var("u"), IntLit(1))))
+    plain, found = split(term)
+    assert plain == Binary(BinOp.LT, Var("k"), Binary(BinOp.SUB, Var("u"), IntLit(1)))
+    assert [ob for ob, _ in found] == [
+        Binary(BinOp.GE, Var("k"), IntLit(0)),
+        Binary(BinOp.GE, Binary(BinOp.SUB, Var("u"), IntLit(1)), IntLit(0)),
+    ]
+    assert not any(isinstance(t, Unsigned) for t in subterms(plain))
+
+
+def test_run_reports_the_wrap(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    import pathlib
+
+    assert isinstance(tmp_path, pathlib.Path)
+    path = tmp_path / "k.cu"
+    path.write_text("__global__ void k(int *out) {\n    out[threadIdx.x] = (threadIdx.x - 1) / 2;\n}\n")
+    assert main(["run", str(path), "--threads", "2", "--input", '{"out": [0, 0]}']) == 1
+    out = capsys.readouterr().out
+    assert "unsigned-wrap" in out and "thread 0" in out
+
+
+def test_verify_names_the_kind(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    import pathlib
+
+    assert isinstance(tmp_path, pathlib.Path)
+    path = tmp_path / "k.cu"
+    path.write_text("__global__ void k(int *out) {\n    out[threadIdx.x] = (threadIdx.x - 1) / 2;\n}\n")
+    assert main(["verify", str(path), "--no-cache"]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:2:24: error: value might be negative where C computes it as unsigned" in out
+    assert "[unsigned-wrap]" in out and "1 refuted" in out
