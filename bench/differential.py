@@ -89,9 +89,12 @@ class Gen:
     def expr(self, depth: int, modes: dict[str, str], scope: list[str]) -> str:
         r = self.rng.random()
         if depth <= 0 or r < 0.3:
-            atoms = [str(self.rng.randint(-3, 5)), "threadIdx.x", *scope, *scope]
+            # `t`/`nt` are int copies of threadIdx.x/blockDim.x: mixed with negative values,
+            # the unsigned originals would wrap in C (which `verify` reports as unsigned-wrap,
+            # tests/test_unsigned.py), and the campaign compares the mathematical semantics
+            atoms = [str(self.rng.randint(-3, 5)), "t", *scope, *scope]
             if self.rng.random() < 0.3:
-                atoms.append("blockDim.x")
+                atoms.append("nt")
             arr = self.rng.choice(ARRAYS)
             atoms.append(f"{arr}[{self.index(arr, modes)}]")
             return self.rng.choice(atoms)
@@ -180,7 +183,8 @@ class Kernel:
 def generate(rng: random.Random, name: str, shifts: bool = True) -> Kernel:
     threads = rng.randint(1, 4)
     g = Gen(rng, threads, shifts)
-    body = ["    int x = 0;", f"    int y = {rng.choice(['threadIdx.x', '1', 'a[threadIdx.x]'])};"]
+    body = ["    int t = threadIdx.x;", "    int nt = blockDim.x;", "    int x = 0;"]
+    body.append(f"    int y = {rng.choice(['t', '1', 'a[threadIdx.x]'])};")
     for n in range(rng.randint(1, 3)):
         if n:
             body.append("    __syncthreads();")
