@@ -10,7 +10,7 @@ import shlex
 from ..core import Kernel
 from ..errors import ConfigError
 from ..interp import native, render_test, test_kernel
-from ..interp.results import TestResult
+from ..interp.results import RunResult, TestResult
 from ..interp.solver_inputs import AutoInputs
 from ..interp.testing import TEST_STEP_BUDGET
 from .common import EXIT_UNDECIDED
@@ -82,24 +82,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def run_native_check(args: argparse.Namespace, kernel: Kernel, generator: AutoInputs) -> bool:
-    """`--native`: the same seeded draws, interpreted and run natively; False on a disagreement."""
+def native_program(args: argparse.Namespace, kernel: Kernel) -> native.NativeProgram | None:
+    """`--native`: the kernel compiled before any run (None, with a note, without a compiler)."""
     try:
-        program = native.build(args.file, kernel.name)
+        return native.build(args.file, kernel.name)
     except native.NativeUnavailable as e:
         print(f"note: --native skipped: {e}")
-        return True
+        return None
     except native.NativeBuildError as e:
         raise ConfigError(f"--native: {e}") from None
-    result = native.native_test(
-        kernel,
-        program,
-        args.threads,
-        args.trials,
-        args.seed,
-        generator=generator,
-        step_budget=args.step_budget,
-    )
+
+
+def report_native(args: argparse.Namespace, result: native.NativeTestResult) -> bool:
+    """The native comparison of the runs `test` drew; False on a disagreement."""
     v = result.verdicts
     why = ", ".join(f"{n} {r}" for r, n in result.reasons.most_common())
     print(
@@ -127,6 +122,13 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--step-budget must be at least 1, not {args.step_budget}")
     kernel = select_kernel(args.file, args.kernel)
     generator = AutoInputs()
+    program = native_program(args, kernel) if args.native else None
+    compared = native.NativeTestResult(program.compiler.name) if program is not None else None
+
+    def on_run(r: RunResult) -> None:  # each drawn run, also run natively (no second draw)
+        if program is not None and compared is not None:
+            compared.add(native.compare(kernel, program, r))
+
     result = test_kernel(
         kernel,
         args.threads,
@@ -135,17 +137,18 @@ def run(args: argparse.Namespace) -> int:
         generator=generator,
         step_budget=args.step_budget,
         races_fail=args.fail_on_race,
+        on_run=on_run if program is not None else None,
     )
     warnings = frozenset() if args.fail_on_race else RACE_KINDS
     if not result.ok:
         print(render_test(result, kernel, warnings))
         command = reproduce_command(args.file, args.kernel, result)
         print(f"reproduce with:\n  {command}")
-        if args.native:
-            run_native_check(args, kernel, generator)
+        if compared is not None:
+            report_native(args, compared)
         return 1
     print(render_test(result, kernel, warnings))
-    if args.native and not run_native_check(args, kernel, generator):
+    if compared is not None and not report_native(args, compared):
         return 1
     if result.passed == 0:
         print(f"no admissible input found in {result.trials} tries: nothing was run")

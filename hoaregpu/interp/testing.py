@@ -12,7 +12,7 @@ still fails with the same kind of violation as the original.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..core import Kernel, VarKind
 from .generate import InputGenerator, admissible, sampling_generator
@@ -150,11 +150,15 @@ def test_kernel(
     check_races: bool = True,
     shrink_failures: bool = True,
     races_fail: bool = True,
+    on_run: Callable[[RunResult], None] | None = None,
+    keep_going: bool = False,
 ) -> TestResult:
     """Run `trials` random admissible inputs; stop at the first failure and shrink it.
 
     With `races_fail=False`, races and write conflicts (the E-SASSIGN nondeterminism the
-    logic itself accounts for) are noted but do not make a run fail.
+    logic itself accounts for) are noted but do not make a run fail. `on_run` sees every
+    drawn run (not the shrinking ones), so another executor can compare without drawing
+    the inputs again; `keep_going` runs all trials (the first failure is still the one kept).
     """
     lo, hi = threads_range
     if lo < 1 or hi < lo:
@@ -171,6 +175,8 @@ def test_kernel(
             result.skipped += 1
             continue
         r = execute(kernel, state.copy(), run_seed, step_budget, check_races)
+        if on_run is not None:
+            on_run(r)
         for note in r.notes:
             stem = note.split(" (e.g.")[0]
             if not any(n.split(" (e.g.")[0] == stem for n in result.notes):
@@ -189,14 +195,16 @@ def test_kernel(
                 if x.kind in (RACE, WRITE_CONFLICT) and not seen:
                     result.notes.append(msg)
             continue
-        result.original = r
-        if shrink_failures:
-            result.counterexample, result.shrink_steps = shrink(
-                kernel, r, lo, step_budget, check_races, races_fail
-            )
-        else:
-            result.counterexample = r
-        break
+        if result.original is None:
+            result.original = r
+            if shrink_failures:
+                result.counterexample, result.shrink_steps = shrink(
+                    kernel, r, lo, step_budget, check_races, races_fail
+                )
+            else:
+                result.counterexample = r
+        if not keep_going:
+            break
     return result
 
 

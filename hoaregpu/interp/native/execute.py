@@ -10,14 +10,13 @@ not comparable. Everything else must agree on every cell of every array paramete
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...core import Kernel
-from ..generate import InputGenerator, sampling_generator
+from ..generate import InputGenerator
 from ..results import (
     ASSUMPTION_VIOLATED,
     BARRIER_DIVERGENCE,
@@ -28,7 +27,7 @@ from ..results import (
     WRITE_CONFLICT,
     RunResult,
 )
-from ..run import execute
+from ..testing import test_kernel
 from ..values import Array, array_to_json, parse_array
 from .build import NativeProgram
 
@@ -196,6 +195,14 @@ class NativeTestResult:
     def ok(self) -> bool:
         return not self.disagreements
 
+    def add(self, cmp: Comparison) -> None:
+        self.runs += 1
+        self.verdicts[cmp.verdict] += 1
+        if cmp.verdict == NOT_COMPARABLE:
+            self.reasons[cmp.reason.split(":")[0]] += 1
+        elif cmp.verdict == DISAGREE:
+            self.disagreements.append(cmp)
+
 
 def native_test(
     kernel: Kernel,
@@ -207,26 +214,21 @@ def native_test(
     generator: InputGenerator | None = None,
     step_budget: int = 200_000,
 ) -> NativeTestResult:
-    """The draws of `test_kernel` with the same seed (thread count, run seed, inputs), each
-    run by the interpreter and natively; every disagreement is kept."""
-    gen = generator or sampling_generator
-    rng = random.Random(seed)
-    lo, hi = threads_range
+    """The draws of `test_kernel` with the same seed (thread count, run seed, inputs), all of
+    them, each interpreted (by `test_kernel`) and run natively; every disagreement is kept."""
     result = NativeTestResult(program.compiler.name)
-    for _ in range(trials):
-        threads = kernel.fixed_threads or rng.randint(lo, hi)
-        run_seed = rng.randrange(2**31)
-        state = gen(kernel, threads, rng)
-        if state is None:
-            continue
-        run = execute(kernel, state.copy(), run_seed, step_budget, True)
-        cmp = compare(kernel, program, run)
-        result.runs += 1
-        result.verdicts[cmp.verdict] += 1
-        if cmp.verdict == NOT_COMPARABLE:
-            result.reasons[cmp.reason.split(":")[0]] += 1
-        elif cmp.verdict == DISAGREE:
-            result.disagreements.append(cmp)
+    test_kernel(
+        kernel,
+        threads_range,
+        trials,
+        seed,
+        generator=generator,
+        step_budget=step_budget,
+        shrink_failures=False,
+        races_fail=False,
+        keep_going=True,
+        on_run=lambda run: result.add(compare(kernel, program, run)),
+    )
     return result
 
 
