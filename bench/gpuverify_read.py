@@ -51,7 +51,9 @@ def _construct(construct: str) -> str:
         name = construct[len("call to '") : -1]
         return f"call to '{name}'" if name.startswith(("atomic", "__")) else "call to a device function"
     if construct.startswith("type '"):
-        return "type " + re.sub(r"[\s*&\[\]0-9]+", " ", construct[5:]).replace("const", "").strip()
+        # `float *`, `const s_t[4]` → `float`, `s_t`: the type without qualifiers and declarators
+        name = re.sub(r"\bconst\b|[*&]|\[\d*\]", " ", construct[len("type '") : -1])
+        return f"type '{' '.join(name.split())}'"
     return construct
 
 

@@ -86,7 +86,7 @@ class Translator(ExpressionTranslator):
         left alone (host code, helpers never called)."""
         items: list[Any] = []
         previous_end = 0
-        for cur in self.tu.cursor.get_children():
+        for cur in self.top_level(self.tu.cursor):
             if not clang.in_file(cur, self.tu_path) or cur.kind == self.K.MACRO_DEFINITION:
                 continue
             if cur.kind in (self.K.MACRO_INSTANTIATION, self.K.INCLUSION_DIRECTIVE):
@@ -117,6 +117,16 @@ class Translator(ExpressionTranslator):
                 "annotations may not stand inside an expression or declaration", stray[0].annot.span
             )
         return kernels
+
+    def top_level(self, parent: Any) -> list[Any]:
+        """The file's declarations in order, looking into `extern "C" { ... }` and namespaces."""
+        out: list[Any] = []
+        for cur in parent.get_children():
+            if cur.kind in (self.K.LINKAGE_SPEC, self.K.NAMESPACE) and clang.in_file(cur, self.tu_path):
+                out += self.top_level(cur)
+            else:
+                out.append(cur)
+        return out
 
     def _is_kernel(self, cur: Any) -> bool:
         if cur.kind == self.K.FUNCTION_TEMPLATE and any(

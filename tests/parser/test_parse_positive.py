@@ -544,3 +544,13 @@ def test_host_code_and_other_declarations_are_ignored() -> None:
     )
     (k,) = spec.kernels
     assert k.name == "k" and [c.formula for c in k.requires] == [b(">", v("n"), i(0))]
+
+
+def test_kernels_inside_extern_c_and_namespaces_are_found() -> None:
+    text = (
+        'extern "C" {\n//@ ensures a[0] == 1;\n__global__ void k(int *a) { a[0] = 1; }\n}\n'
+        "namespace ns {\n__global__ void m(int *a) { a[0] = 2; }\n}\n"
+    )
+    spec = parse_text(text)
+    assert [k.name for k in spec.kernels] == ["k", "m"]
+    assert spec.kernels[0].ensures[0].span.line == 2
