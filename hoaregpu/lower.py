@@ -181,12 +181,20 @@ class _Lowerer:
                 loop = self._loop(cond, body, self._seq(step, checks), invariants, s.span)
             return self._seq(init, self._seq(checks, loop))
         if isinstance(s, syntax.Block):
+            if not s.scoped:
+                return self.stmts(s.stmts)
             with self.scope():
                 return self.stmts(s.stmts)
         if isinstance(s, syntax.SyncStmt):
             return core.Sync(s.span)
         if isinstance(s, syntax.ExitStmt):
             return core.Exit(s.kind, s.span)
+        if isinstance(s, syntax.AliasDecl):
+            target = self.lookup(s.target)
+            if target is None:
+                raise SpecError(f"unknown variable '{s.target}'", s.span)
+            self.scopes[-1][s.name] = target
+            return core.Skip(s.span)
         if isinstance(s, syntax.EmptyStmt):
             return core.Skip(s.span)
         if isinstance(s, syntax.AnnotStmt):

@@ -134,6 +134,9 @@ class ForStmt:
 class Block:
     stmts: tuple[Stmt, ...]
     span: Span = field(compare=False, repr=False)
+    # False for statements the front end puts before one (an inlined call's): no C scope,
+    # so a declaration among them is seen after the block
+    scoped: bool = True
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,16 @@ class AnnotStmt:
 
 
 @dataclass(frozen=True)
+class AliasDecl:
+    """An array parameter of an inlined device function: from here to the end of the
+    enclosing block, `name` denotes the caller's array `target` (hoaregpu/frontend/inline.py)."""
+
+    name: str
+    target: str
+    span: Span = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class ExitStmt:
     """`return;` (in a kernel), `break;`, `continue;` (in a loop)."""
 
@@ -176,6 +189,7 @@ Stmt: TypeAlias = (
     | EmptyStmt
     | AnnotStmt
     | ExitStmt
+    | AliasDecl
 )
 
 

@@ -8,11 +8,11 @@ at its position.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Span, UnsupportedError
-from ..syntax import AssignOp, BaseType
+from ..syntax import AssignOp, BaseType, Stmt
 from ..terms import (
     Binary,
     BinOp,
@@ -80,6 +80,10 @@ class ExpressionTranslator:
     chars: clang.CharOffsets
     # names of the kernel's unsigned parameters (and arrays of them) no local shadows
     unsigned_params: frozenset[str] = frozenset()
+    # inlining device functions (inline.py): the statements a call in an expression needs
+    # first, and how deep the expression is inside the right of && / || or a branch of ?:
+    pending: list[Stmt] = field(default_factory=list)
+    guarded: int = 0
 
     def __post_init__(self) -> None:
         self.ci = clang.cindex()
@@ -101,6 +105,17 @@ class ExpressionTranslator:
         if kind in _UNSIGNED:
             return BaseType.UNSIGNED
         raise self.unsupported(f"type '{spelling}'", cur, TYPES_HINT)
+
+    def guarded_expr(self, cur: Any) -> Term:
+        self.guarded += 1
+        try:
+            return self.expr(cur)
+        finally:
+            self.guarded -= 1
+
+    def call_value(self, cur: Any) -> Term:
+        """A call inside an expression (device functions are inlined by translate.py)."""
+        raise self.call(cur)
 
     def call(self, cur: Any) -> UnsupportedError:
         return self.unsupported(
@@ -164,7 +179,9 @@ class ExpressionTranslator:
             if op in _BINARY:
                 left, right = cur.get_children()
                 bop = _BINARY[op]
-                a, b = self.expr(left), self.expr(right)
+                a = self.expr(left)
+                # C evaluates the right of && and || only sometimes: no call may be hoisted from it
+                b = self.guarded_expr(right) if bop in (BinOp.AND, BinOp.OR) else self.expr(right)
                 # where C reads an unsigned value as a number, it must not have wrapped
                 if (bop.is_comparison or bop in (BinOp.DIV, BinOp.MOD)) and _is_unsigned(left):
                     a, b = self.observed(a, left), self.observed(b, right)
@@ -192,11 +209,19 @@ class ExpressionTranslator:
             )
         if k == K.CONDITIONAL_OPERATOR:
             c, a, b = cur.get_children()
-            return Conditional(self.expr(c), self.expr(a), self.expr(b), span)
+            cond = self.expr(c)
+            then, orelse = self.guarded_expr(a), self.guarded_expr(b)
+            return Conditional(cond, then, orelse, span)
         if k in (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR):
             return self.cast(cur)
         if k == K.CALL_EXPR:
-            raise self.call(cur)
+            if self.guarded:
+                raise self.unsupported(
+                    f"call to '{cur.spelling}' under '&&', '||' or '?:'",
+                    cur,
+                    "call it in a statement of its own",
+                )
+            return self.call_value(cur)
         if k in (K.FLOATING_LITERAL,):
             raise self.unsupported("floating-point literal", cur, "only integer arithmetic is supported")
         raise self.unsupported(f"expression of kind {k.name.lower()}", cur)

@@ -9,9 +9,8 @@ the statement list it stands in, before the statement that follows it (see
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..core import ExitKind
@@ -36,7 +35,6 @@ from ..syntax import (
 )
 from ..terms import Binary, IntLit, Term, Unsigned, subterms
 from . import clang
-from .annotations import PlacedAnnot
 from .expressions import (
     _ASSIGN,
     _COMPOUND,
@@ -46,38 +44,22 @@ from .expressions import (
     _PRE_DEC,
     _PRE_INC,
     _UNSIGNED,
-    ExpressionTranslator,
     _is_prelude,
     _is_unsigned,
     _strip,
     computation_kind,
     promoted,
 )
+from .inline import Inliner
 
 
 @dataclass
-class Translator(ExpressionTranslator):
-    annots: list[PlacedAnnot] = field(default_factory=list)  # in source order
-    used: set[int] = field(default_factory=set)  # indices of annotations attached so far
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self.starts = [a.start for a in self.annots]
-
+class Translator(Inliner):
     # ------------------------------------------------------------ positions
 
     def start_span(self, cur: Any) -> Span:
         """Where the construct's text begins (a declaration's type, not its name)."""
         return Span(self.path, *self.chars.linecol(clang.offsets(cur)[0]))
-
-    def extent(self, cur: Any) -> tuple[int, int]:
-        a, b = clang.offsets(cur)
-        return self.chars(a), self.chars(b)
-
-    def annots_in(self, start: int, end: int) -> list[int]:
-        """Indices of the annotations not attached yet that start in [start, end)."""
-        lo, hi = bisect_left(self.starts, start), bisect_left(self.starts, end)
-        return [i for i in range(lo, hi) if i not in self.used]
 
     # ------------------------------------------------------------ kernels
 
@@ -94,6 +76,9 @@ class Translator(ExpressionTranslator):
             start, end = self.extent(cur)
             contract = self.annots_in(previous_end, start)
             previous_end = max(previous_end, end)
+            if not self._is_kernel(cur) and cur.kind == self.K.FUNCTION_DECL and cur.is_definition():
+                # a device function's body is read where it is called (inline.py)
+                self.used |= set(self.annots_between(start, end))
             if self._is_kernel(cur):
                 for i in contract:
                     self.used.add(i)
@@ -166,6 +151,16 @@ class Translator(ExpressionTranslator):
     # ------------------------------------------------------------ statements
 
     def stmt(self, cur: Any) -> Stmt:
+        """One statement, after the statements its expressions need first (inlined calls)."""
+        outer, self.pending = self.pending, []
+        try:
+            s = self.statement(cur)
+            before = self.pending
+        finally:
+            self.pending = outer
+        return Block((*before, s), self.span(cur), scoped=False) if before else s
+
+    def statement(self, cur: Any) -> Stmt:
         k = cur.kind
         K = self.K
         if k == K.COMPOUND_STMT:
@@ -187,12 +182,16 @@ class Translator(ExpressionTranslator):
             if len(children) != 2:
                 raise self.unsupported("declaration inside a 'while' condition", cur)
             self.no_annotations(children[0])
-            return WhileStmt(self.cond(children[0]), self.sub(cur, children, 1), (), self.span(cur))
+            return WhileStmt(self.loop_cond(children[0]), self.sub(cur, children, 1), (), self.span(cur))
         if k == K.FOR_STMT:
             return self.for_stmt(cur)
         if k == K.NULL_STMT:
             return EmptyStmt(self.span(cur))
         if k == K.RETURN_STMT:
+            if self.inlining:
+                raise self.unsupported(
+                    "'return' before the end of a device function", cur, "return once, at the end"
+                )
             if any(True for _ in cur.get_children()):
                 raise self.unsupported("'return' with a value", cur)
             return ExitStmt(ExitKind.RETURN, self.span(cur))
@@ -261,9 +260,11 @@ class Translator(ExpressionTranslator):
             if start < semis[0]:
                 init = self.stmt(ch)
             elif start < semis[1]:
-                cond = self.cond(ch)
+                cond = self.loop_cond(ch)
             else:
-                step = self.simple(ch)
+                step = self.stmt(ch)
+                if isinstance(step, Block):
+                    raise self.unsupported("call in a 'for' step", ch, "call it at the end of the body")
         body_stmt = self.sub(cur, children, len(children) - 1) if len(children) > 1 else self.stmt(body)
         return ForStmt(init, cond, step, body_stmt, (), self.span(cur))
 
@@ -341,6 +342,14 @@ class Translator(ExpressionTranslator):
             return AssignStmt(lhs, op, value, self.span(cur))  # nothing to check: keep `x op= e`
         return AssignStmt(lhs, AssignOp.SET, result, self.span(cur))
 
+    def loop_cond(self, cur: Any) -> Term:
+        term = self.cond(cur)
+        if self.pending:
+            raise self.unsupported(
+                "call in a loop condition", cur, "call it before the loop and at the end of the body"
+            )
+        return term
+
     def stored(self, value: Any, target: Any) -> Term:
         """The value of an assignment or initialisation: stored into an unsigned variable,
         C keeps it modulo 2^w, so it must not be negative (a mark for its check)."""
@@ -376,7 +385,8 @@ class Translator(ExpressionTranslator):
         if cur.kind == K.CALL_EXPR:
             if cur.spelling == "__syncthreads" and _is_prelude(cur.referenced):
                 return SyncStmt(self.span(cur))
-            raise self.call(cur)
+            stmts, _ = self.inline(cur)
+            return Block(tuple(stmts), self.span(cur), scoped=False)
         if cur.kind == K.BINARY_OPERATOR and clang.binary_operator(cur) == 33:
             raise self.unsupported("comma operator", cur, "write separate statements")
         raise self.unsupported(

@@ -49,7 +49,7 @@ _TOKEN = re.compile(
     r"""\s*(?:
       (?P<num>\d+)
     | (?P<kw>\\forall|\\exists|\\old|\\all|\\none)
-    | (?P<ident>threadIdx\.x|blockDim\.x|[A-Za-z_][A-Za-z0-9_]*(?:\.\d+)?(?:'\d+)?)
+    | (?P<ident>threadIdx\.x|blockDim\.x|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*(?:'\d+)?)
     | (?P<op><==>|==>|==|!=|<=|>=|<<|>>|&&|\|\||:=|[-+*/%<>!?:()\[\],;@{}])
     )""",
     re.VERBOSE,

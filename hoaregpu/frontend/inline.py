@@ -1,0 +1,151 @@
+"""Device functions, inlined at each call (the front end's part of issue 9, item 4).
+
+A call `f(a, b)` to a `__device__` function defined in the file becomes, before the
+statement that makes it, the arguments in fresh temporaries (`f.x.1 = a`), then a block
+— f's own scope, as in C — that declares each scalar parameter from its temporary, makes
+each array (pointer) parameter an alias of the array passed (which must be an array's
+name), runs f's body, and ends with `f.result.2 = e` for its final `return e;`. So the
+lockstep semantics of the inlined body is the call's, mask and all, and f's annotations
+(loop invariants, asserts) read f's names. Not
+supported (each a clear error): recursion, `return` before the end of f, calls under `&&`,
+`||`, `?:` (C may not evaluate them), and calls in loop conditions and `for` steps.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import SpecError
+from ..syntax import AliasDecl, AssignOp, AssignStmt, Block, Decl, Declarator, Stmt
+from ..terms import Term, Var
+from . import clang
+from .annotations import PlacedAnnot
+from .expressions import _UNSIGNED, ExpressionTranslator, _is_unsigned
+
+MAX_INLINE_DEPTH = 32
+
+
+@dataclass
+class Inliner(ExpressionTranslator):
+    annots: list[PlacedAnnot] = field(default_factory=list)  # in source order
+    used: set[int] = field(default_factory=set)  # indices of annotations attached so far
+    inline_stack: list[str] = field(default_factory=list)  # functions being inlined, outermost first
+    fresh_count: int = 0
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.starts = [a.start for a in self.annots]
+
+    def stmt_list(self, parent: Any, children: Sequence[Any]) -> list[Stmt]:
+        raise NotImplementedError  # translate.Translator
+
+    def extent(self, cur: Any) -> tuple[int, int]:
+        a, b = clang.offsets(cur)
+        return self.chars(a), self.chars(b)
+
+    def annots_in(self, start: int, end: int) -> list[int]:
+        """Indices of the annotations not attached yet that start in [start, end)."""
+        return [i for i in self.annots_between(start, end) if i not in self.used]
+
+    def annots_between(self, start: int, end: int) -> range:
+        return range(bisect_left(self.starts, start), bisect_left(self.starts, end))
+
+    @property
+    def inlining(self) -> bool:
+        return bool(self.inline_stack)
+
+    def fresh(self, base: str) -> str:
+        """A local name no C identifier can be (it holds dots)."""
+        self.fresh_count += 1
+        return f"{self.inline_stack[-1]}.{base}.{self.fresh_count}"
+
+    def call_value(self, cur: Any) -> Term:
+        stmts, result = self.inline(cur)
+        if result is None:
+            raise self.unsupported(f"the value of '{cur.spelling}', which returns nothing", cur)
+        self.pending.extend(stmts)
+        return Var(result, (), self.span(cur))
+
+    def inline(self, cur: Any) -> tuple[list[Stmt], str | None]:
+        """The statements of the call `cur` and the local holding its value (None for void)."""
+        fn = cur.referenced
+        body = self._definition(cur, fn)
+        if len(self.inline_stack) >= MAX_INLINE_DEPTH:
+            raise self.unsupported(f"calls nested deeper than {MAX_INLINE_DEPTH}", cur)
+        span = self.span(cur)
+        params, args = list(fn.get_definition().get_arguments()), list(cur.get_arguments())
+        values = [(p, self.expr(a), a) for p, a in zip(params, args, strict=True)]  # in the caller
+        self.inline_stack.append(fn.spelling)
+        saved_used = self.used
+        inside = set(self.annots_between(*self.extent(body)))
+        self.used = saved_used - inside  # each inlining attaches the body's annotations anew
+        try:
+            before: list[Stmt] = []  # in the caller's scope: the value and the arguments
+            entry: list[Stmt] = []  # in the body's scope: the parameters
+            result = None
+            if fn.result_type.get_canonical().kind.name != "VOID":
+                result = self.fresh("result")
+                rtype = self.base_type(fn.result_type.get_canonical(), fn, fn.result_type.spelling)
+                before.append(Decl(False, rtype, (Declarator(result, (), None, span),), span))
+            for p, value, arg in values:
+                if p.type.get_canonical().kind.name in ("POINTER", "INCOMPLETEARRAY", "CONSTANTARRAY"):
+                    if not isinstance(value, Var) or value.indices:
+                        raise self.unsupported("a pointer argument that is not an array's name", arg)
+                    entry.append(AliasDecl(p.spelling, value.name, span))
+                    continue
+                # through a temporary, so that `f(b, a)` for `f(int a, int b)` reads the caller's a
+                ptype = self.base_type(p.type.get_canonical(), p, p.type.spelling)
+                value = self.observed(value, arg) if _is_unsigned(p) else value
+                temp = self.fresh(p.spelling)
+                before.append(Decl(False, ptype, (Declarator(temp, (), value, span),), span))
+                entry.append(
+                    Decl(False, ptype, (Declarator(p.spelling, (), Var(temp, (), span), span),), span)
+                )
+            children = list(body.get_children())
+            last = children[-1] if children and children[-1].kind == self.K.RETURN_STMT else None
+            stmts = self.stmt_list(body, children[:-1] if last is not None else children)
+            if last is not None:
+                unsigned = fn.result_type.get_canonical().kind.name in _UNSIGNED
+                stmts += self._return(last, result, unsigned)
+            return [*before, Block((*entry, *stmts), span)], result
+        finally:
+            self.inline_stack.pop()
+            self.used = saved_used | inside
+
+    def _definition(self, cur: Any, fn: Any) -> Any:
+        K = self.K
+        if fn is None or fn.kind != K.FUNCTION_DECL:
+            raise self.call(cur)
+        if fn.spelling in self.inline_stack:
+            raise SpecError(
+                f"recursive call to '{fn.spelling}': device functions are inlined, so they cannot recurse",
+                self.span(cur),
+            )
+        definition = fn.get_definition()
+        body = (
+            None
+            if definition is None
+            else next((ch for ch in definition.get_children() if ch.kind == K.COMPOUND_STMT), None)
+        )
+        if body is None or any(ch.kind == K.CUDAGLOBAL_ATTR for ch in definition.get_children()):
+            raise self.call(cur)  # builtins, declared-only functions, kernels
+        return body
+
+    def _return(self, ret: Any, result: str | None, unsigned: bool) -> list[Stmt]:
+        """The final `return e;` of an inlined body: `result = e` (after what e needs)."""
+        values = list(ret.get_children())
+        if not values:
+            return []
+        assert result is not None
+        outer, self.pending = self.pending, []
+        try:
+            value = self.expr(values[0])
+            value = self.observed(value, values[0]) if unsigned else value
+            before = self.pending
+        finally:
+            self.pending = outer
+        span = self.span(ret)
+        return [*before, AssignStmt(Var(result, (), span), AssignOp.SET, value, span)]
