@@ -105,6 +105,8 @@ class CheckKind(Enum):
     # C computes a value in an unsigned type here; it equals the mathematical value only
     # when that is not negative (else C wraps it around 2^w)
     UNSIGNED_WRAP = "unsigned-wrap"
+    # C stores a value into a narrow type (char, short) here; it keeps it only if it fits
+    NARROWING = "narrowing"
 
 
 @dataclass(frozen=True)

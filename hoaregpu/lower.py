@@ -25,6 +25,7 @@ from .terms import (
     Binary,
     BinOp,
     Conditional,
+    Fits,
     IntLit,
     Old,
     Quant,
@@ -127,6 +128,8 @@ class _Lowerer:
             return ThreadPred(t.kind, self.term(t.term, bound), t.span)
         if isinstance(t, Unsigned):
             return Unsigned(self.term(t.term, bound), t.span)
+        if isinstance(t, Fits):
+            return Fits(self.term(t.term, bound), t.low, t.high, t.span)
         raise AssertionError(f"unexpected term {t!r}")
 
     def formula(self, clause: syntax.Clause) -> core.Formula:
@@ -243,9 +246,9 @@ class _Lowerer:
         for t in terms:
             plain, found = unsigned.split(t)
             out.append(plain)
-            for ob, sp in found:
+            for ob, sp, kind in found:
                 span = sp or Span(self.path, 1, 1)
-                checks.append(core.Assert(core.Formula(ob, span), span, core.CheckKind.UNSIGNED_WRAP))
+                checks.append(core.Assert(core.Formula(ob, span), span, kind))
         if not checks:
             return core.Skip(), out
         return (checks[0] if len(checks) == 1 else core.Seq(tuple(checks))), out

@@ -188,6 +188,18 @@ class Unsigned:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
+@dataclass(frozen=True)
+class Fits:
+    """`term` stored into a narrow integer type (`char`, `short`, their unsigned variants):
+    C keeps it only if it lies in [low, high] (else it truncates). Made by the front end;
+    lowering turns each into a `narrowing` check (`hoaregpu.unsigned`)."""
+
+    term: Term
+    low: int
+    high: int
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
 Term: TypeAlias = (
     IntLit
     | Var
@@ -201,6 +213,7 @@ Term: TypeAlias = (
     | Old
     | ThreadPred
     | Unsigned
+    | Fits
 )
 """A spec-formula term; program expressions are the subset without Quant/At/Old/ThreadPred."""
 
@@ -222,7 +235,7 @@ def children(term: Term) -> tuple[Term, ...]:
         return (term.body,)
     if isinstance(term, At):
         return (term.term, term.thread)
-    if isinstance(term, (Old, ThreadPred, Unsigned)):
+    if isinstance(term, (Old, ThreadPred, Unsigned, Fits)):
         return (term.term,)
     return ()
 

@@ -13,21 +13,26 @@ documented limitation).
 
 from __future__ import annotations
 
+from .core import CheckKind
 from .errors import Span
-from .terms import Binary, BinOp, Conditional, IntLit, Term, Unary, UnOp, Unsigned, Var
+from .terms import Binary, BinOp, Conditional, Fits, IntLit, Term, Unary, UnOp, Unsigned, Var
 
-Check = tuple[Term, Span | None]  # the obligation and where C converts
+Check = tuple[Term, Span | None, CheckKind]  # the obligation, where C converts, its kind
 
 
 def split(t: Term, guard: Term | None = None) -> tuple[Term, list[Check]]:
     """`t` without its Unsigned marks, and the checks its evaluation needs, in order."""
-    if isinstance(t, Unsigned):
+    if isinstance(t, Unsigned | Fits):
         inner, checks = split(t.term, guard)
-        if not (isinstance(inner, IntLit) and inner.value >= 0):
-            ob: Term = Binary(BinOp.GE, inner, IntLit(0), t.span)
+        low, high = (0, None) if isinstance(t, Unsigned) else (t.low, t.high)
+        if not (isinstance(inner, IntLit) and low <= inner.value and (high is None or inner.value <= high)):
+            ob: Term = Binary(BinOp.GE, inner, IntLit(low), t.span)
+            if high is not None:
+                ob = Binary(BinOp.AND, ob, Binary(BinOp.LE, inner, IntLit(high), t.span), t.span)
             if guard is not None:
                 ob = Binary(BinOp.IMPLIES, guard, ob, t.span)
-            checks.append((ob, t.span))
+            kind = CheckKind.UNSIGNED_WRAP if isinstance(t, Unsigned) else CheckKind.NARROWING
+            checks.append((ob, t.span, kind))
         return inner, checks
     if isinstance(t, Binary) and t.op in (BinOp.AND, BinOp.OR):
         left, cl = split(t.left, guard)

@@ -137,7 +137,7 @@ def test_split_keeps_the_term_and_orders_checks() -> None:
     term = Binary(BinOp.LT, Unsigned(Var("k")), Unsigned(Binary(BinOp.SUB, Var("u"), IntLit(1))))
     plain, found = split(term)
     assert plain == Binary(BinOp.LT, Var("k"), Binary(BinOp.SUB, Var("u"), IntLit(1)))
-    assert [ob for ob, _ in found] == [
+    assert [ob for ob, _, _ in found] == [
         Binary(BinOp.GE, Var("k"), IntLit(0)),
         Binary(BinOp.GE, Binary(BinOp.SUB, Var("u"), IntLit(1)), IntLit(0)),
     ]
@@ -165,3 +165,24 @@ def test_verify_names_the_kind(tmp_path: object, capsys: pytest.CaptureFixture[s
     out = capsys.readouterr().out
     assert f"{path}:2:24: error: value might be negative where C computes it as unsigned" in out
     assert "[unsigned-wrap]" in out and "1 refuted" in out
+
+
+NARROWING = {
+    "char overflow": ("char c = 127; c = c + 1; out[0] = c;", "refuted"),
+    "unsigned char below zero": ("unsigned char c = 0; c--; out[0] = c;", "refuted"),
+    "short in range": ("short s = 1000; s = s * 3; out[0] = s;", "proved"),
+    "char from a parameter": ("char c = n; out[0] = c;", "refuted"),
+}
+
+
+@pytest.mark.parametrize(("body", "outcome"), NARROWING.values(), ids=NARROWING.keys())
+def test_stores_into_narrow_types_must_fit(body: str, outcome: str) -> None:
+    src = f"/*@ requires blockDim.x == 1; */\n__global__ void k(int *out, int n) {{\n    {body}\n}}\n"
+    got = [v.outcome.value for v in verdicts(src) if v.kind == "narrowing"]
+    assert got and got[-1] == outcome and all(o == "proved" for o in got[:-1]), (src, got)
+
+
+def test_a_constant_that_fits_needs_no_narrowing_check() -> None:
+    k = lower("__global__ void k(int *out) {\n    short s = 3;\n    char c = 'a';\n    out[0] = s + c;\n}\n")
+    assert [s for s in checks(k.body)] == []
+    assert not any(isinstance(s, core.Assert) for s in (k.body.stmts if isinstance(k.body, core.Seq) else ()))

@@ -17,6 +17,7 @@ from ..terms import (
     Binary,
     BinOp,
     Conditional,
+    Fits,
     IntLit,
     Term,
     ThreadCount,
@@ -245,6 +246,18 @@ class ExpressionTranslator:
             return term
         return Unsigned(term, self.span(cur))
 
+    def store(self, term: Term, ty: Any, cur: Any) -> Term:
+        """`term` stored into a variable (or parameter, or result) of type `ty`: an unsigned
+        one keeps it modulo 2^w (it must not be negative), a narrow one (`char`, `short`)
+        truncates it (it must fit); both are marks for checks (`hoaregpu.unsigned`)."""
+        kind = ty.get_canonical().kind.name
+        if kind in _NARROW:
+            low, high = _NARROW[kind]
+            if isinstance(term, IntLit) and low <= term.value <= high:
+                return term
+            return Fits(term, low, high, self.span(cur))
+        return self.observed(term, cur) if kind in _UNSIGNED else term
+
     def nonneg(self, t: Term) -> bool:
         """Whether `t` cannot be negative in the model: built by + * / % << >> from constants
         that are not negative, thread ids and unsigned parameters (other unsigned variables
@@ -253,6 +266,8 @@ class ExpressionTranslator:
             return t.value >= 0
         if isinstance(t, ThreadId | ThreadCount | Unsigned):
             return True  # an Unsigned mark is checked not to be negative
+        if isinstance(t, Fits):
+            return t.low >= 0
         if isinstance(t, Var):
             return t.name in self.unsigned_params and all(self.nonneg(i) for i in t.indices)
         if isinstance(t, Binary) and (t.op.is_comparison or t.op in (BinOp.AND, BinOp.OR)):
@@ -305,6 +320,15 @@ class ExpressionTranslator:
 
 
 # operators that keep values that are not negative so
+# the ranges of the integer types narrower than int (C stores a value there only if it fits)
+_NARROW = {
+    "CHAR_S": (-128, 127),
+    "SCHAR": (-128, 127),
+    "CHAR_U": (0, 255),
+    "UCHAR": (0, 255),
+    "SHORT": (-32768, 32767),
+    "USHORT": (0, 65535),
+}
 _NONNEG_OPS = (BinOp.ADD, BinOp.MUL, BinOp.DIV, BinOp.MOD, BinOp.SHL, BinOp.SHR)
 _OPS_HINT = "supported operators: + - * / % << >> < <= > >= == != && || ! ?:"
 

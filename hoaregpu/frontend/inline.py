@@ -23,7 +23,7 @@ from ..syntax import AliasDecl, AssignOp, AssignStmt, Block, Decl, Declarator, S
 from ..terms import Term, Var
 from . import clang
 from .annotations import PlacedAnnot
-from .expressions import _UNSIGNED, ExpressionTranslator, _is_unsigned
+from .expressions import ExpressionTranslator
 
 MAX_INLINE_DEPTH = 32
 
@@ -98,7 +98,7 @@ class Inliner(ExpressionTranslator):
                     continue
                 # through a temporary, so that `f(b, a)` for `f(int a, int b)` reads the caller's a
                 ptype = self.base_type(p.type.get_canonical(), p, p.type.spelling)
-                value = self.observed(value, arg) if _is_unsigned(p) else value
+                value = self.store(value, p.type, arg)
                 temp = self.fresh(p.spelling)
                 before.append(Decl(False, ptype, (Declarator(temp, (), value, span),), span))
                 entry.append(
@@ -108,8 +108,7 @@ class Inliner(ExpressionTranslator):
             last = children[-1] if children and children[-1].kind == self.K.RETURN_STMT else None
             stmts = self.stmt_list(body, children[:-1] if last is not None else children)
             if last is not None:
-                unsigned = fn.result_type.get_canonical().kind.name in _UNSIGNED
-                stmts += self._return(last, result, unsigned)
+                stmts += self._return(last, result, fn.result_type)
             return [*before, Block((*entry, *stmts), span)], result
         finally:
             self.inline_stack.pop()
@@ -134,7 +133,7 @@ class Inliner(ExpressionTranslator):
             raise self.call(cur)  # builtins, declared-only functions, kernels
         return body
 
-    def _return(self, ret: Any, result: str | None, unsigned: bool) -> list[Stmt]:
+    def _return(self, ret: Any, result: str | None, result_type: Any) -> list[Stmt]:
         """The final `return e;` of an inlined body: `result = e` (after what e needs)."""
         values = list(ret.get_children())
         if not values:
@@ -143,7 +142,7 @@ class Inliner(ExpressionTranslator):
         outer, self.pending = self.pending, []
         try:
             value = self.expr(values[0])
-            value = self.observed(value, values[0]) if unsigned else value
+            value = self.store(value, result_type, values[0])
             before = self.pending
         finally:
             self.pending = outer

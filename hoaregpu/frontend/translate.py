@@ -33,7 +33,7 @@ from ..syntax import (
     SyncStmt,
     WhileStmt,
 )
-from ..terms import Binary, IntLit, Term, Unsigned, subterms
+from ..terms import Binary, Fits, IntLit, Term, Unsigned, subterms
 from . import clang
 from .expressions import (
     _ASSIGN,
@@ -45,7 +45,6 @@ from .expressions import (
     _PRE_INC,
     _UNSIGNED,
     _is_prelude,
-    _is_unsigned,
     _strip,
     computation_kind,
     promoted,
@@ -336,9 +335,8 @@ class Translator(Inliner):
             if not shift and value_cur is not None:
                 value = self.observed(value, value_cur)
         result: Term = Binary(op.binop, operand, value, self.span(cur))
-        if own in _UNSIGNED:
-            result = self.observed(result, cur)  # stored into an unsigned variable
-        if operand is lhs and not isinstance(result, Unsigned) and not _has_mark(value):
+        result = self.store(result, target.type, cur)  # stored back into x
+        if operand is lhs and not isinstance(result, Unsigned | Fits) and not _has_mark(value):
             return AssignStmt(lhs, op, value, self.span(cur))  # nothing to check: keep `x op= e`
         return AssignStmt(lhs, AssignOp.SET, result, self.span(cur))
 
@@ -353,8 +351,7 @@ class Translator(Inliner):
     def stored(self, value: Any, target: Any) -> Term:
         """The value of an assignment or initialisation: stored into an unsigned variable,
         C keeps it modulo 2^w, so it must not be negative (a mark for its check)."""
-        term = self.expr(value)
-        return self.observed(term, value) if _is_unsigned(target) else term
+        return self.store(self.expr(value), target.type, value)
 
     def simple(self, cur: Any) -> Stmt:
         """An expression statement: an assignment, `x++`, or `__syncthreads()`."""
@@ -395,4 +392,4 @@ class Translator(Inliner):
 
 
 def _has_mark(t: Term) -> bool:
-    return any(isinstance(x, Unsigned) for x in subterms(t))
+    return any(isinstance(x, Unsigned | Fits) for x in subterms(t))

@@ -33,6 +33,7 @@ from .results import (
     BARRIER_DIVERGENCE,
     INADMISSIBLE,
     LOOP_INVARIANT,
+    NARROWING,
     POSTCONDITION,
     STEP_BUDGET,
     UNSIGNED_WRAP,
@@ -57,6 +58,7 @@ _KIND = {
     VcKind.BARRIER_DIVERGENCE: BARRIER_DIVERGENCE,
     VcKind.ASSERTION: ASSERTION,
     VcKind.UNSIGNED_WRAP: UNSIGNED_WRAP,
+    VcKind.NARROWING: NARROWING,
 }
 
 ZERO_NOTE = "array cells the model does not give start at 0"

@@ -15,6 +15,7 @@ class VcKind(Enum):
     BARRIER_DIVERGENCE = "barrier-divergence"
     ASSERTION = "assertion"
     UNSIGNED_WRAP = "unsigned-wrap"
+    NARROWING = "narrowing"
 
 
 MESSAGES: dict[VcKind, str] = {
@@ -24,6 +25,7 @@ MESSAGES: dict[VcKind, str] = {
     VcKind.BARRIER_DIVERGENCE: "barrier might be reached by some but not all threads",
     VcKind.ASSERTION: "assertion might not hold",
     VcKind.UNSIGNED_WRAP: "value might be negative where C computes it as unsigned (C wraps it around)",
+    VcKind.NARROWING: "value might not fit the narrow type it is stored in (C truncates it)",
 }
 
 
