@@ -186,3 +186,35 @@ def test_a_constant_that_fits_needs_no_narrowing_check() -> None:
     k = lower("__global__ void k(int *out) {\n    short s = 3;\n    char c = 'a';\n    out[0] = s + c;\n}\n")
     assert [s for s in checks(k.body)] == []
     assert not any(isinstance(s, core.Assert) for s in (k.body.stmts if isinstance(k.body, core.Seq) else ()))
+
+
+# found by the second review: names inside an inlined device function are its own, never
+# the kernel's unsigned parameters (which the non-negativity shortcut trusts), and explicit
+# casts to narrow types truncate in C
+REVIEW = {
+    "device parameter named like a kernel parameter": (
+        "__device__ int half(int n) { return (unsigned)n / 2; }\n"
+        "/*@ ensures r == -1; */\n__global__ void k(int *out, unsigned n) {\n"
+        "    int r = half(-2);\n    out[threadIdx.x] = r;\n}\n"
+    ),
+    "device local named like a kernel parameter": (
+        "__device__ int half(void) { int n = -2; return (unsigned)n / 2; }\n"
+        "/*@ ensures r == -1; */\n__global__ void k(int *out, unsigned n) {\n"
+        "    int r = half();\n    out[threadIdx.x] = r;\n}\n"
+    ),
+    "device array named like a kernel array": (
+        "__device__ int g(int *u) { return (unsigned)u[0] / 2; }\n"
+        "/*@ requires x[0] == -2; ensures r == -1; */\n__global__ void k(unsigned *u, int *x) {\n"
+        "    int r = g(x);\n    x[1] = r;\n}\n"
+    ),
+    "cast to unsigned char": (
+        "/*@ requires n == -1; ensures out[threadIdx.x] == 1; */\n__global__ void k(int *out, int n) {\n"
+        "    if ((unsigned char)n < 0) out[threadIdx.x] = 1; else out[threadIdx.x] = 0;\n}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("src", REVIEW.values(), ids=REVIEW.keys())
+def test_review_kernels_are_refuted(src: str) -> None:
+    got = [(v.kind, v.outcome.value) for v in verdicts(src)]
+    assert any(o == "refuted" and k in ("unsigned-wrap", "narrowing") for k, o in got), got

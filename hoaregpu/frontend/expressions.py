@@ -281,13 +281,15 @@ class ExpressionTranslator:
         return False
 
     def cast(self, cur: Any) -> Term:
-        """Casts between integer types are the identity on mathematical integers; a cast to
-        bool is `e != 0`."""
+        """Casts between integer types are the identity on mathematical integers (a cast to a
+        narrow type must fit, see `store`); a cast to bool is `e != 0`."""
         target = cur.type.get_canonical()
         inner = [ch for ch in cur.get_children() if ch.kind.is_expression()][-1]
         kind = target.kind.name
         if kind == "BOOL":
             return Binary(BinOp.NE, self.expr(inner), IntLit(0), self.span(cur))
+        if kind in _NARROW:  # C truncates what does not fit: `(unsigned char)300` is 44
+            return self.store(self.expr(inner), target, cur)
         # the type before Clang's implicit conversions: in `(unsigned)n` the operand is an
         # implicit int -> unsigned conversion of n, whose type is already the target's
         operand = _strip(inner, self.K)

@@ -79,6 +79,8 @@ class Inliner(ExpressionTranslator):
         params, args = list(fn.get_definition().get_arguments()), list(cur.get_arguments())
         values = [(p, self.expr(a), a) for p, a in zip(params, args, strict=True)]  # in the caller
         self.inline_stack.append(fn.spelling)
+        # the kernel's parameters are not in scope in f: its names may be f's own
+        saved_params, self.unsigned_params = self.unsigned_params, frozenset()
         saved_used = self.used
         inside = set(self.annots_between(*self.extent(body)))
         self.used = saved_used - inside  # each inlining attaches the body's annotations anew
@@ -112,6 +114,7 @@ class Inliner(ExpressionTranslator):
             return [*before, Block((*entry, *stmts), span)], result
         finally:
             self.inline_stack.pop()
+            self.unsigned_params = saved_params
             self.used = saved_used | inside
 
     def _definition(self, cur: Any, fn: Any) -> Any:
