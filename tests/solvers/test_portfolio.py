@@ -67,9 +67,12 @@ def test_undecided_members_give_the_most_informative_result(tmp_path: Path) -> N
 
 
 def test_disagreement_is_an_error_naming_both(tmp_path: Path) -> None:
+    # Under confirm every member answers, so the contradiction is always seen (without it the
+    # first answer wins, and two answers are compared only when they arrive together: a race
+    # this test lost on a loaded machine; `combine` is tested for that case below).
     yes = fake_solver(tmp_path, "sleep 0.5; echo sat", "sat")
     no = fake_solver(tmp_path, "sleep 0.5; echo unsat", "unsat")
-    [result] = solve_many([SolveTask(valid_script(), f"{yes},{no}")], OPTS, jobs=2)
+    [result] = solve_many([SolveTask(valid_script(), f"{yes},{no}")], OPTS, jobs=2, confirm=True)
     assert result.outcome is Outcome.ERROR
     assert "disagree" in result.message
     assert yes in result.message and no in result.message
