@@ -14,12 +14,13 @@ from enum import Enum
 from typing import TypeAlias
 
 from .errors import Span
+from .launch import Launch
 from .terms import Term
 
 
 class VarKind(Enum):
     LOCAL = "local"  # LV_n: one copy per thread; an (n+1)-ary function of the thread
-    SHARED = "shared"  # SV_n: one copy for the block; an n-ary function
+    SHARED = "shared"  # SV_n: one copy for the grid (a `__shared__` one gets block indices); n-ary
 
 
 class VarRole(Enum):
@@ -148,8 +149,14 @@ class Kernel:
     requires: tuple[Formula, ...]
     ensures: tuple[Formula, ...]
     body: Stmt
-    fixed_threads: int | None = None  # from `requires blockDim.x == K;` when K is a literal
+    # sizes fixed by `requires blockDim.x == K;` etc. (K a literal)
+    launch: Launch = field(default_factory=Launch)
     span: Span | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def fixed_threads(self) -> int | None:
+        """`blockDim.x` when the contract fixes it."""
+        return self.launch.threads
 
     def decl(self, name: str) -> VarDecl:
         for d in self.decls:

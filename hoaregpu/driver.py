@@ -20,6 +20,8 @@ from pysmt.shortcuts import Not
 from . import core
 from .errors import ConfigError, HoareGpuError, SpecError
 from .frontend import parse_file
+from .grid import live_coords, with_contract
+from .launch import Launch
 from .lower import lower_file
 from .smt.expand import ExpandThreadQuantifiers
 from .smt.smtlib import script_text
@@ -37,13 +39,13 @@ if TYPE_CHECKING:
 class VerifyOptions:
     solver: str = "z3"
     solver_options: SolverOptions = field(default_factory=SolverOptions)
-    threads: int | None = None
+    threads: int | Launch | None = None
     jobs: int = 1
     cache: bool = False  # look up / store definitive answers in the result cache (CLI: on)
     confirm: bool = False  # a VC is proved only by two solver families (`solvers.portfolio`)
 
     def __post_init__(self) -> None:
-        if self.threads is not None and self.threads < 1:
+        if isinstance(self.threads, int) and self.threads < 1:
             raise ConfigError(f"--threads must be at least 1, not {self.threads}")
         if self.jobs < 1:
             raise ConfigError(f"--jobs must be at least 1, not {self.jobs}")
@@ -60,7 +62,12 @@ class PreparedVc:
 class PreparedKernel:
     path: str
     kernel: core.Kernel  # after lowering and the monotonic-loop transform
-    threads: int | None
+    launch: Launch  # the sizes fixed by the contract and the command line
+
+    @property
+    def threads(self) -> int | None:
+        return self.launch.threads
+
     vcs: tuple[PreparedVc, ...]
     frontend_seconds: float
     # A script asserting the precondition: unsat means `requires` is contradictory.
@@ -144,21 +151,23 @@ def load_kernels(path: str) -> tuple[core.Kernel, ...]:
     return lower_file(parse_file(path))
 
 
-def thread_count(kernel: core.Kernel, threads: int | None) -> int | None:
-    if threads is not None and kernel.fixed_threads is not None and threads != kernel.fixed_threads:
-        raise ConfigError(
-            f"--threads {threads} contradicts 'requires blockDim.x == {kernel.fixed_threads}' "
-            f"of kernel {kernel.name}: every VC would hold vacuously"
-        )
-    return threads if threads is not None else kernel.fixed_threads
+def kernel_launch(kernel: core.Kernel, given: int | Launch | None) -> Launch:
+    """The kernel's fixed sizes and the command line's together; a contradiction is an input
+    error (every VC would hold vacuously)."""
+    launch = given if isinstance(given, Launch) else Launch.of_threads(given)
+    try:
+        return with_contract(kernel, launch)
+    except ConfigError as e:
+        raise ConfigError(f"{e}: every VC would hold vacuously") from None
 
 
-def prepare_kernel(path: str, kernel: core.Kernel, threads: int | None) -> PreparedKernel:
+def prepare_kernel(path: str, kernel: core.Kernel, threads: int | Launch | None) -> PreparedKernel:
     start = time.perf_counter()
     kernel = make_monotonic(kernel)
-    n = thread_count(kernel, threads)
+    n = kernel_launch(kernel, threads)
     with fresh_env() as env:
-        expand = ExpandThreadQuantifiers(env) if n is not None else None
+        grid = len(live_coords(kernel)) > 1
+        expand = ExpandThreadQuantifiers(env, simplify=grid) if n.threads is not None else None
         vcs = []
         for vc in generate(kernel, env, n):
             formula = expand.walk(vc.formula) if expand is not None else vc.formula
@@ -170,7 +179,9 @@ def prepare_kernel(path: str, kernel: core.Kernel, threads: int | None) -> Prepa
     return PreparedKernel(path, kernel, n, tuple(vcs), time.perf_counter() - start, pre_script)
 
 
-def prepare(paths: Sequence[str], threads: int | None) -> tuple[list[PreparedKernel], list[SpecError]]:
+def prepare(
+    paths: Sequence[str], threads: int | Launch | None
+) -> tuple[list[PreparedKernel], list[SpecError]]:
     prepared: list[PreparedKernel] = []
     errors: list[SpecError] = []
     for path in spec_files(paths):

@@ -18,12 +18,14 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from . import core, early_exit, syntax, unsigned
+from . import core, early_exit, grid, syntax, unsigned
 from .errors import Span, SpecError
 from .terms import (
     At,
     Binary,
     BinOp,
+    BlockCount,
+    BlockId,
     Conditional,
     Fits,
     IntLit,
@@ -108,7 +110,7 @@ class _Lowerer:
             if len(t.indices) != decl.dim:
                 raise SpecError(_dim_message(t.name, decl.dim, len(t.indices)), _span(t, self.path))
             return Var(name, tuple(self.term(i, bound) for i in t.indices), t.span)
-        if isinstance(t, (IntLit, ThreadId, ThreadCount)):
+        if isinstance(t, (IntLit, ThreadId, ThreadCount, BlockId, BlockCount)):
             return t
         if isinstance(t, Binary):
             return Binary(t.op, self.term(t.left, bound), self.term(t.right, bound), t.span)
@@ -316,17 +318,6 @@ def _span(t: Term, path: str) -> Span:
     return t.span if t.span is not None else Span(path, 1, 1)
 
 
-def _fixed_threads(requires: Sequence[core.Formula]) -> int | None:
-    """`requires blockDim.x == K;` with K a literal fixes the thread count."""
-    for f in requires:
-        t = f.term
-        if isinstance(t, Binary) and t.op is BinOp.EQ:
-            for a, b in ((t.left, t.right), (t.right, t.left)):
-                if isinstance(a, ThreadCount) and isinstance(b, IntLit):
-                    return b.value
-    return None
-
-
 def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
     lw = _Lowerer(path)
     with lw.scope():
@@ -351,16 +342,17 @@ def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
             # `ensures` sees the parameters and the body's outermost declarations (final values).
             ensures = tuple(lw.formula(c) for c in k.ensures)
     decls = tuple(lw.info[n].decl for n in lw.order)
-    return core.Kernel(
+    kernel = core.Kernel(
         name=k.name,
         params=tuple(params),
         decls=decls,
         requires=requires,
         ensures=ensures,
         body=body,
-        fixed_threads=_fixed_threads(requires),
+        launch=grid.fixed_by_requires(requires),
         span=k.span,
     )
+    return grid.per_block_shared(kernel)
 
 
 def _assigned_c_names(s: syntax.Stmt) -> set[str]:

@@ -10,6 +10,8 @@ from .terms import (
     At,
     Binary,
     BinOp,
+    BlockCount,
+    BlockId,
     Conditional,
     IntLit,
     Old,
@@ -20,6 +22,7 @@ from .terms import (
     ThreadPred,
     Unary,
     Var,
+    builtin_name,
 )
 
 _COND_PREC = 3
@@ -39,10 +42,10 @@ def _paren(t: Term, min_prec: int) -> str:
 def _show(t: Term) -> tuple[str, int]:
     if isinstance(t, IntLit):
         return (str(t.value), _ATOM_PREC if t.value >= 0 else _UNARY_PREC)
-    if isinstance(t, ThreadId):
-        return ("tid", _ATOM_PREC)
-    if isinstance(t, ThreadCount):
-        return ("ntid", _ATOM_PREC)
+    if isinstance(t, ThreadId | ThreadCount) and t.axis == 0:
+        return ("tid" if isinstance(t, ThreadId) else "ntid", _ATOM_PREC)
+    if isinstance(t, ThreadId | ThreadCount | BlockId | BlockCount):
+        return (builtin_name(t), _ATOM_PREC)
     if isinstance(t, Var):
         return (t.name + "".join(f"[{show_term(i)}]" for i in t.indices), _ATOM_PREC)
     if isinstance(t, Binary):

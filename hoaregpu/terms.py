@@ -9,7 +9,8 @@ by `hoaregpu.smt.encode`. Spans never take part in equality.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TypeAlias
 
@@ -102,18 +103,63 @@ class Var:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
+AXES = ("x", "y", "z")
+
+
 @dataclass(frozen=True)
 class ThreadId:
-    """`tid` / `threadIdx.x`."""
+    """`threadIdx.x` (`tid`), `threadIdx.y`, `threadIdx.z` (axis 0, 1, 2)."""
 
     span: Span | None = field(default=None, compare=False, repr=False)
+    axis: int = 0
 
 
 @dataclass(frozen=True)
 class ThreadCount:
-    """`ntid` / `blockDim.x` (the paper's N)."""
+    """`blockDim.x` (`ntid`; the paper's N when there is one block), `.y`, `.z`."""
 
     span: Span | None = field(default=None, compare=False, repr=False)
+    axis: int = 0
+
+
+@dataclass(frozen=True)
+class BlockId:
+    """`blockIdx.x`, `.y`, `.z`: the block of the thread (spec-language §5)."""
+
+    span: Span | None = field(default=None, compare=False, repr=False)
+    axis: int = 0
+
+
+@dataclass(frozen=True)
+class BlockCount:
+    """`gridDim.x`, `.y`, `.z`."""
+
+    span: Span | None = field(default=None, compare=False, repr=False)
+    axis: int = 0
+
+
+Builtin: TypeAlias = ThreadId | ThreadCount | BlockId | BlockCount
+
+BUILTINS: dict[str, type[Builtin]] = {
+    "threadIdx": ThreadId,
+    "blockDim": ThreadCount,
+    "blockIdx": BlockId,
+    "gridDim": BlockCount,
+}
+
+
+def builtin(base: str, member: str, span: Span | None) -> Builtin | None:
+    """`threadIdx.y` etc. as a term; None when `base.member` is not one of the twelve."""
+    cls = BUILTINS.get(base)
+    if cls is None or member not in AXES:
+        return None
+    return cls(span, AXES.index(member))
+
+
+def builtin_name(t: Builtin) -> str:
+    """The CUDA spelling, e.g. `blockIdx.y`."""
+    base = next(name for name, cls in BUILTINS.items() if isinstance(t, cls))
+    return f"{base}.{AXES[t.axis]}"
 
 
 @dataclass(frozen=True)
@@ -205,6 +251,8 @@ Term: TypeAlias = (
     | Var
     | ThreadId
     | ThreadCount
+    | BlockId
+    | BlockCount
     | Binary
     | Unary
     | Conditional
@@ -238,6 +286,25 @@ def children(term: Term) -> tuple[Term, ...]:
     if isinstance(term, (Old, ThreadPred, Unsigned, Fits)):
         return (term.term,)
     return ()
+
+
+def map_children(term: Term, f: Callable[[Term], Term]) -> Term:
+    """`term` with `f` applied to each direct subterm (the inverse of `children`)."""
+    if isinstance(term, Var):
+        return replace(term, indices=tuple(f(i) for i in term.indices)) if term.indices else term
+    if isinstance(term, Binary):
+        return replace(term, left=f(term.left), right=f(term.right))
+    if isinstance(term, Unary):
+        return replace(term, operand=f(term.operand))
+    if isinstance(term, Conditional):
+        return replace(term, cond=f(term.cond), then=f(term.then), orelse=f(term.orelse))
+    if isinstance(term, Quant):
+        return replace(term, body=f(term.body))
+    if isinstance(term, At):
+        return replace(term, term=f(term.term), thread=f(term.thread))
+    if isinstance(term, Old | ThreadPred | Unsigned | Fits):
+        return replace(term, term=f(term.term))
+    return term
 
 
 def subterms(term: Term) -> list[Term]:

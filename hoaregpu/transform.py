@@ -18,7 +18,8 @@ from dataclasses import replace
 from itertools import count
 
 from . import core
-from .terms import Term, ThreadId, Var, subterms
+from .grid import live_coords, own_cell
+from .terms import Term, Var, subterms
 
 
 def shared_vars_read(kernel: core.Kernel, e: Term) -> set[str]:
@@ -41,9 +42,11 @@ def _assignments(stmt: core.Stmt, target: str) -> list[core.Assign]:
     return []
 
 
-def _thread_private(x: str, loop: core.While) -> bool:
-    """x is read by the condition only as x[tid], and written by the body only as x[tid]."""
-    own = (ThreadId(),)
+def _thread_private(x: str, loop: core.While, own: tuple[Term, ...] | None) -> bool:
+    """x is read by the condition only as x[tid], and written by the body only as x[tid]
+    (`x[blockIdx.x][tid]` for per-block shared memory: `grid.own_cell`)."""
+    if own is None:
+        return False
     reads = [t for t in subterms(loop.cond) if isinstance(t, Var) and t.name == x]
     return all(t.indices == own for t in reads) and all(a.indices == own for a in _assignments(loop.body, x))
 
@@ -57,7 +60,8 @@ def is_monotonic_by_lemma_4_4(kernel: core.Kernel, loop: core.While) -> bool:
     and the active threads j ≠ i write only x[j], so the condition at i cannot change: it
     is stable (Definition 4.1), which is all Lemma 4.2 needs."""
     shared_written = shared_vars_read(kernel, loop.cond) & core.assigned_vars(loop.body)
-    return all(_thread_private(x, loop) for x in shared_written)
+    own = own_cell(live_coords(kernel))
+    return all(_thread_private(x, loop, own) for x in shared_written)
 
 
 def make_monotonic(kernel: core.Kernel) -> core.Kernel:

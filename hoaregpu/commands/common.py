@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 
+from ..errors import ConfigError
+from ..launch import Launch, parse_dims
 from ..solvers import SolverOptions
 
 EXIT_CODES = """exit codes:
@@ -49,6 +51,37 @@ def add_solver_cmd_option(p: argparse.ArgumentParser) -> None:
         metavar="NAME=COMMAND",
         help="add a solver: COMMAND reads SMT-LIB on stdin (repeatable; also [solvers] in hoaregpu.toml)",
     )
+
+
+def add_grid_options(p: argparse.ArgumentParser) -> None:
+    """GPUVerify's launch flags: `--blockDim=[16,16]`, `--gridDim=8` (missing sizes are 1)."""
+    p.add_argument(
+        "--blockDim",
+        dest="block_dim",
+        metavar="[X,Y,Z]",
+        help="fix blockDim, e.g. 256 or [16,16] (sizes not given are 1)",
+    )
+    p.add_argument(
+        "--gridDim",
+        dest="grid_dim",
+        metavar="[X,Y,Z]",
+        help="fix gridDim, e.g. 8 or [4,4] (sizes not given are 1)",
+    )
+
+
+def launch_of(args: argparse.Namespace, threads: int | None = None) -> Launch:
+    """The sizes `--threads`, `--blockDim` and `--gridDim` fix (a contradiction is an input error)."""
+    block = parse_dims(args.block_dim, "--blockDim") if args.block_dim is not None else (None, None, None)
+    grid = parse_dims(args.grid_dim, "--gridDim") if args.grid_dim is not None else (None, None, None)
+    launch = Launch(block, grid)
+    if threads is not None:
+        if threads < 1:
+            raise ConfigError(f"--threads must be at least 1, not {threads}")
+        launch = launch.merged(
+            Launch.of_threads(threads),
+            lambda name, a, b: f"--threads {b} contradicts --blockDim ({name} = {a})",
+        )
+    return launch
 
 
 def solver_options(args: argparse.Namespace) -> SolverOptions:

@@ -11,6 +11,7 @@ from typing import Any
 from ..core import Kernel
 from ..driver import load_kernels
 from ..errors import ConfigError
+from ..grid import geometry
 from ..interp import (
     DEFAULT_STEP_BUDGET,
     INTERLEAVE,
@@ -23,8 +24,9 @@ from ..interp import (
 from ..interp.results import ASSUMPTION_VIOLATED, FAILED, INADMISSIBLE, OK, RACE, WRITE_CONFLICT, RunResult
 from ..interp.solver_inputs import AutoInputs
 from ..interp.values import inputs_of
+from ..launch import Geometry
 from ..transform import make_monotonic
-from .common import EXIT_INPUT
+from .common import EXIT_INPUT, add_grid_options, launch_of
 
 RACE_KINDS = frozenset({RACE, WRITE_CONFLICT})
 
@@ -63,19 +65,12 @@ def select_kernel(path: str, name: str | None) -> Kernel:
     return make_monotonic(chosen[0])
 
 
-def thread_count(kernel: Kernel, threads: int | None) -> int:
-    fixed = kernel.fixed_threads
-    if threads is None:
-        if fixed is None:
-            raise ConfigError(f"kernel {kernel.name} has no 'requires blockDim.x == K': give --threads N")
-        return fixed
-    if threads < 1:
-        raise ConfigError(f"--threads must be at least 1, not {threads}")
-    if fixed is not None and threads != fixed:
-        raise ConfigError(
-            f"--threads {threads} contradicts 'requires blockDim.x == {fixed}' of kernel {kernel.name}"
-        )
-    return threads
+def launch_flags(geo: Geometry) -> list[str]:
+    """The `run` flags that reproduce a launch."""
+    if len(geo.live) == 1:
+        return ["--threads", str(geo.threads)]
+    s = geo.sizes
+    return [f"--blockDim=[{s[0]},{s[1]},{s[2]}]", f"--gridDim=[{s[3]},{s[4]},{s[5]}]"]
 
 
 def read_inputs(text: str | None) -> dict[str, Any] | None:
@@ -117,6 +112,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_kernel_options(p)
     p.add_argument("--threads", type=int, metavar="N", help="thread count (default: the fixed blockDim.x)")
+    add_grid_options(p)
     p.add_argument(
         "--input",
         metavar="JSON|@FILE",
@@ -144,7 +140,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     kernel = select_kernel(args.file, args.kernel)
-    threads = thread_count(kernel, args.threads)
+    threads = geometry(kernel, launch_of(args, args.threads))
     if args.step_budget < 1:
         raise ConfigError(f"--step-budget must be at least 1, not {args.step_budget}")
     inputs = read_inputs(args.input)

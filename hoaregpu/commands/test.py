@@ -13,8 +13,8 @@ from ..interp import native, render_test, test_kernel
 from ..interp.results import RunResult, TestResult
 from ..interp.solver_inputs import AutoInputs
 from ..interp.testing import TEST_STEP_BUDGET
-from .common import EXIT_UNDECIDED
-from .run import RACE_KINDS, add_kernel_options, select_kernel
+from .common import EXIT_UNDECIDED, add_grid_options, launch_of
+from .run import RACE_KINDS, add_kernel_options, launch_flags, select_kernel
 
 TEST_EXIT_CODES = """exit codes:
   0  no violation in any run (races and write conflicts are warnings unless --fail-on-race)
@@ -40,7 +40,7 @@ def reproduce_command(path: str, kernel: str | None, result: TestResult) -> str 
     ce = result.counterexample
     if ce is None:
         return None
-    parts = ["hoaregpu", "run", path, "--threads", str(ce.threads)]
+    parts = ["hoaregpu", "run", path, *launch_flags(ce.initial.geo)]
     if kernel is not None:
         parts += ["--kernel", kernel]
     parts += ["--input", json.dumps(ce.inputs, separators=(",", ":"))]
@@ -64,6 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="A..B",
         help="thread counts to try (default 1..8; a fixed blockDim.x wins)",
     )
+    add_grid_options(p)
     p.add_argument("--trials", type=int, default=100, metavar="K", help="inputs to try (100)")
     p.add_argument("--seed", type=int, default=0, help="random seed (0)")
     p.add_argument(
@@ -107,7 +108,7 @@ def report_native(args: argparse.Namespace, result: native.NativeTestResult) -> 
     first = result.disagreements[0]
     print(f"native run DISAGREES with the interpreter (first of {len(result.disagreements)}):")
     print(native.render_comparison(first))
-    command = ["hoaregpu", "run", args.file, "--threads", str(first.threads)]
+    command = ["hoaregpu", "run", args.file, "--threads", str(first.threads)]  # native: one block
     if args.kernel is not None:
         command += ["--kernel", args.kernel]
     command += ["--input", json.dumps(first.inputs, separators=(",", ":"))]
@@ -138,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
         step_budget=args.step_budget,
         races_fail=args.fail_on_race,
         on_run=on_run if program is not None else None,
+        launch=launch_of(args),
     )
     warnings = frozenset() if args.fail_on_race else RACE_KINDS
     if not result.ok:

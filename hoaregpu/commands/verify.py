@@ -10,7 +10,15 @@ from ..pretty import show_kernel
 from ..report import expectation_report, render_json, render_text
 from ..solvers.config import register_user_solvers
 from ..solvers.portfolio import check_solver, confirm_members
-from .common import EXIT_CODES, EXIT_INPUT, add_confirm_option, add_solver_options, solver_options
+from .common import (
+    EXIT_CODES,
+    EXIT_INPUT,
+    add_confirm_option,
+    add_grid_options,
+    add_solver_options,
+    launch_of,
+    solver_options,
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,6 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     v.add_argument("paths", nargs="+", metavar="PATH", help=".cu files, or folders searched for them")
     v.add_argument("--threads", type=int, metavar="N", help="fix the thread count (blockDim.x) to N")
+    add_grid_options(v)
     v.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     v.add_argument(
         "--show-core", action="store_true", help="print the core program after lowering and transforms"
@@ -59,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         # --confirm: the chosen solvers and, if they are one family, a partner of another
         solver=",".join(confirm_members(args.solver)) if args.confirm else args.solver,
         solver_options=solver_options(args),
-        threads=args.threads,
+        threads=launch_of(args, args.threads),
         jobs=args.jobs,
         cache=not args.no_cache,
         confirm=args.confirm,

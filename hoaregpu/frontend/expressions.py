@@ -16,6 +16,8 @@ from ..syntax import AssignOp, BaseType, Stmt
 from ..terms import (
     Binary,
     BinOp,
+    BlockCount,
+    BlockId,
     Conditional,
     Fits,
     IntLit,
@@ -26,6 +28,7 @@ from ..terms import (
     UnOp,
     Unsigned,
     Var,
+    builtin,
 )
 from . import clang
 
@@ -33,7 +36,7 @@ TYPES_HINT = (
     "supported types: bool and the integer types (char, short, int, long, their unsigned variants, size_t),"
     " all read as mathematical integers; arrays and pointer parameters of them"
 )
-ONE_BLOCK_HINT = "one block, one dimension: use threadIdx.x and blockDim.x"
+BUILTIN_HINT = "the built-in variables are threadIdx, blockIdx, blockDim and gridDim with .x, .y, .z"
 
 # libclang's CXBinaryOperatorKind / CXUnaryOperatorKind (clang-c/Index.h, LLVM 17+)
 _BINARY = {
@@ -162,7 +165,7 @@ class ExpressionTranslator:
                     # the paper's names, declared by the prelude (a C variable may shadow them)
                     return ThreadId(span) if ref.spelling == "tid" else ThreadCount(span)
                 if _is_prelude(ref):
-                    raise self.unsupported(f"'{cur.spelling}'", cur, ONE_BLOCK_HINT)
+                    raise self.unsupported(f"'{cur.spelling}'", cur, BUILTIN_HINT)
                 raise self.unsupported(f"file-scope variable '{cur.spelling}'", cur)
             return Var(cur.spelling, (), span)
         if k == K.ARRAY_SUBSCRIPT_EXPR:
@@ -264,7 +267,7 @@ class ExpressionTranslator:
         may start with any value in the model, so they are checked)."""
         if isinstance(t, IntLit):
             return t.value >= 0
-        if isinstance(t, ThreadId | ThreadCount | Unsigned):
+        if isinstance(t, ThreadId | ThreadCount | BlockId | BlockCount | Unsigned):
             return True  # an Unsigned mark is checked not to be negative
         if isinstance(t, Fits):
             return t.low >= 0
@@ -310,9 +313,10 @@ class ExpressionTranslator:
         if base is None or base.kind != self.K.DECL_REF_EXPR or not _is_prelude(base.referenced):
             raise self.unsupported("struct member access", cur, TYPES_HINT)
         name, member = base.spelling, cur.spelling
-        if name in ("threadIdx", "blockDim") and member == "x":
-            return ThreadId(self.span(base)) if name == "threadIdx" else ThreadCount(self.span(base))
-        raise self.unsupported(f"'{name}.{member}'", base, ONE_BLOCK_HINT)
+        term = builtin(name, member, self.span(base))
+        if term is None:
+            raise self.unsupported(f"'{name}.{member}'", base, BUILTIN_HINT)
+        return term
 
     def constant(self, cur: Any) -> int:
         value = clang.constant_value(cur)

@@ -21,6 +21,8 @@ import time
 from collections.abc import Iterator, Sequence
 
 from ..core import Kernel, VarKind, VarRole
+from ..grid import geometry
+from ..launch import Coord, Geometry, Launch
 from ..solvers.outcome import Outcome, Value
 from ..vc.generate import Query
 from .values import Array, State, empty_state
@@ -39,23 +41,38 @@ def _int(v: Value) -> int | None:
     return v
 
 
-def model_threads(queries: Sequence[Query], values: Sequence[Value], fixed: int | None) -> int | None:
-    if fixed is not None:
-        return fixed
-    for q, v in zip(queries, values, strict=False):
-        if q.label == "blockDim.x" and q.state is None:
-            return _int(v)
-    return None
+def model_geometry(
+    kernel: Kernel, queries: Sequence[Query], values: Sequence[Value], launch: Launch
+) -> Geometry | None:
+    """The launch the model describes: the fixed sizes, the others from the model's values of
+    `blockDim.x`, `gridDim.y`, ... (None when the model lacks one, or gives one below 1)."""
+    sizes = {q.label: _int(v) for q, v in zip(queries, values, strict=False) if q.state is None}
+
+    def draw(c: Coord) -> int:
+        v = sizes.get(c.size_term_name)
+        if v is None or v < 1:
+            raise _NoSize
+        return v
+
+    try:
+        return geometry(kernel, launch, draw)
+    except _NoSize:
+        return None
+
+
+class _NoSize(Exception):
+    pass
 
 
 def state_from_model(
-    kernel: Kernel, threads: int, queries: Sequence[Query], values: Sequence[Value]
+    kernel: Kernel, threads: int | Geometry, queries: Sequence[Query], values: Sequence[Value]
 ) -> State:
     """The initial state the model describes: uniform scalar parameters and the queried initial
     shared cells; everything else 0."""
     if len(values) != len(queries):
         raise ValueError(f"{len(values)} values for {len(queries)} queries")
     state = empty_state(kernel, threads)
+    threads = state.threads
     for q, v in zip(queries, values, strict=True):
         val = _int(v)
         if not q.var or q.state != "initially" or val is None or not kernel.has_decl(q.var):

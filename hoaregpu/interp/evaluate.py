@@ -20,10 +20,13 @@ from typing import TYPE_CHECKING
 
 from ..core import Kernel, VarKind
 from ..errors import HoareGpuError, Span
+from ..launch import THREAD_X, Coord
 from ..terms import (
     At,
     Binary,
     BinOp,
+    BlockCount,
+    BlockId,
     Conditional,
     IntLit,
     Old,
@@ -103,11 +106,12 @@ PARTIAL: dict[BinOp, Callable[[int, int, Span | None], int]] = {
 class Ctx:
     """What compiled expressions read: the state, the thread count, the race detector."""
 
-    __slots__ = ("races", "span", "state", "threads")
+    __slots__ = ("grid", "races", "span", "state", "threads")
 
     def __init__(self, state: State, races: RaceDetector | None = None) -> None:
         self.state = state
         self.threads = state.threads
+        self.grid = len(state.geo.live) > 1  # thread numbers are not threadIdx.x
         self.races = races
         self.span: Span | None = None  # the statement being run: where reads without a span are
 
@@ -126,10 +130,14 @@ def compile_expr(term: Term, kernel: Kernel) -> VecFn:
     if isinstance(term, IntLit):
         value = term.value
         return lambda ctx, ts: [value] * len(ts)
-    if isinstance(term, ThreadId):
-        return lambda ctx, ts: ts
-    if isinstance(term, ThreadCount):
-        return lambda ctx, ts: [ctx.threads] * len(ts)
+    if isinstance(term, ThreadId | BlockId):
+        coord = Coord(isinstance(term, BlockId), term.axis)
+        if coord == THREAD_X:
+            return lambda ctx, ts: [ctx.state.geo.coord(coord, t) for t in ts] if ctx.grid else ts
+        return lambda ctx, ts: [ctx.state.geo.coord(coord, t) for t in ts]
+    if isinstance(term, ThreadCount | BlockCount):
+        size = Coord(isinstance(term, BlockCount), term.axis)
+        return lambda ctx, ts: [ctx.state.geo.size(size)] * len(ts)
     if isinstance(term, Var):
         return _compile_var(term, kernel)
     if isinstance(term, Unary):

@@ -34,10 +34,13 @@ from dataclasses import dataclass
 
 from ..core import Formula, Kernel, VarKind
 from ..errors import HoareGpuError, Span
+from ..launch import Coord
 from ..terms import (
     At,
     Binary,
     BinOp,
+    BlockCount,
+    BlockId,
     Conditional,
     IntLit,
     Old,
@@ -51,6 +54,7 @@ from ..terms import (
     Unary,
     UnOp,
     Var,
+    builtin_name,
     children,
 )
 from .evaluate import EvalError, binop_scalar
@@ -62,7 +66,7 @@ DOMAIN_LIMIT = 1_000_000
 
 def mentions_thread(term: Term, kernel: Kernel) -> bool:
     """Whether `term` is per-thread: `tid` or a local variable outside `@`/`\\all`/`\\none`."""
-    if isinstance(term, ThreadId):
+    if isinstance(term, ThreadId | BlockId):
         return True
     if isinstance(term, Var) and kernel.has_decl(term.name) and kernel.decl(term.name).kind is VarKind.LOCAL:
         return True
@@ -173,12 +177,12 @@ class FormulaChecker:
             return t.value
         if isinstance(t, Var):
             return self._var(t, thread, bound, st)
-        if isinstance(t, ThreadId):
+        if isinstance(t, ThreadId | BlockId):
             if thread is None:
-                raise HoareGpuError("tid in a formula read as global")
-            return thread
-        if isinstance(t, ThreadCount):
-            return self.n
+                raise HoareGpuError(f"{builtin_name(t)} in a formula read as global")
+            return st.geo.coord(Coord(isinstance(t, BlockId), t.axis), thread)
+        if isinstance(t, ThreadCount | BlockCount):
+            return st.geo.size(Coord(isinstance(t, BlockCount), t.axis))
         if isinstance(t, Unary):
             v = self.ev(t.operand, thread, bound, st)
             return -v if t.op is UnOp.NEG else (0 if v else 1)
@@ -199,9 +203,12 @@ class FormulaChecker:
             c = self.ev(t.cond, thread, bound, st)
             return self.ev(t.then if c else t.orelse, thread, bound, st)
         if isinstance(t, At):
-            at = self.ev(t.thread, thread, bound, st)
-            if not 0 <= at < self.n:
-                raise EvalError(f"@ names thread {at}, outside 0..{self.n - 1}", t.span)
+            linear = self.ev(t.thread, thread, bound, st)
+            if st.geo.multi_block and thread is None:
+                raise EvalError("@ names a thread of the current block, but no thread is current", t.span)
+            at = st.geo.same_block_thread(linear, thread)
+            if at is None or not 0 <= at < self.n:
+                raise EvalError(f"@ names thread {linear}, outside its block", t.span)
             return self.ev(t.term, at, bound, st)
         if isinstance(t, Old):
             return self.ev(t.term, thread, bound, self.old)

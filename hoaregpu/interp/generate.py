@@ -19,13 +19,14 @@ import random
 from collections.abc import Callable
 
 from ..core import Kernel, VarKind
+from ..launch import Geometry
 from .formulas import FormulaChecker
 from .values import Array, State, empty_state
 
 VALUE = 9
 ATTEMPTS = 200
 
-InputGenerator = Callable[[Kernel, int, random.Random], "State | None"]
+InputGenerator = Callable[[Kernel, "int | Geometry", random.Random], "State | None"]
 
 
 def _scalar(rng: random.Random, threads: int, nonneg: bool) -> int:
@@ -49,8 +50,9 @@ def _values(rng: random.Random, count: int, scale: int) -> list[int]:
     return vals
 
 
-def sample_state(kernel: Kernel, threads: int, rng: random.Random, scale: int = VALUE) -> State:
-    state = empty_state(kernel, threads)
+def sample_state(kernel: Kernel, launch: int | Geometry, rng: random.Random, scale: int = VALUE) -> State:
+    state = empty_state(kernel, launch)
+    threads = state.threads
     scalars: list[int] = []
     for p in kernel.params:
         d = kernel.decl(p)
@@ -91,7 +93,9 @@ def admissible(kernel: Kernel, state: State, notes: list[str] | None = None) -> 
     return all(checker.check(f, everyone) is None for f in kernel.requires)
 
 
-def sample_admissible(kernel: Kernel, threads: int, rng: random.Random, attempts: int = ATTEMPTS) -> State:
+def sample_admissible(
+    kernel: Kernel, threads: int | Geometry, rng: random.Random, attempts: int = ATTEMPTS
+) -> State:
     """An admissible sampled state, or the last sample tried (then `run` reports it inadmissible)."""
     state = sample_state(kernel, threads, rng)
     for _ in range(attempts - 1):
@@ -101,7 +105,7 @@ def sample_admissible(kernel: Kernel, threads: int, rng: random.Random, attempts
     return state
 
 
-def sampling_generator(kernel: Kernel, threads: int, rng: random.Random) -> State | None:
+def sampling_generator(kernel: Kernel, threads: int | Geometry, rng: random.Random) -> State | None:
     """The default `InputGenerator`: rejection sampling, None when nothing admissible was found."""
     for _ in range(ATTEMPTS):
         state = sample_state(kernel, threads, rng)

@@ -109,18 +109,31 @@ class Interleaving(Machine):
                 except EvalError as e:
                     raise Stop(Violation(RUNTIME_ERROR, e.message, e.span or self.ctx.span, (i,))) from None
                 continue
-            waiting = [i for i in range(self.n) if progs[i]]
-            if not waiting:
+            if not any(progs):
                 return
+            # a barrier synchronises one block: release every block whose threads all wait
+            # at the same barrier (one block when the kernel has no block coordinate)
+            divergent: tuple[list[int], list[int]] | None = None
+            released = False
+            for group in self.blocks:
+                waiting = [i for i in group if progs[i]]
+                if not waiting:
+                    continue
+                if len(waiting) == len(group) and all(stacks[i] == stacks[group[0]] for i in group):
+                    for i in group:
+                        progs[i].pop()
+                    released = True
+                    if self.races is not None:
+                        self.races.barrier(group if len(group) < self.n else None)
+                elif divergent is None:
+                    divergent = (group, waiting)
+            if released:
+                continue
+            assert divergent is not None
+            group, waiting = divergent
             first = progs[waiting[0]][-1]
             span = first.span if isinstance(first, Sync) else None
-            if len(waiting) == self.n and all(stacks[i] == stacks[0] for i in waiting):
-                for p in progs:
-                    p.pop()
-                if self.races is not None:
-                    self.races.barrier()
-                continue
-            done = sorted(set(range(self.n)) - set(waiting))
+            done = sorted(set(group) - set(waiting))
             why = f"threads {threads_text(done)} finished" if done else "threads wait at different barriers"
             msg = f"barrier divergence: threads {threads_text(waiting)} wait at a barrier but {why}"
             raise Stop(Violation(BARRIER_DIVERGENCE, msg, span, tuple(waiting)))

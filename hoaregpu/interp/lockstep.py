@@ -50,6 +50,14 @@ from .values import State
 DEFAULT_STEP_BUDGET = 1_000_000
 
 
+def _blocks(state: State) -> list[list[int]]:
+    """The thread numbers of each block."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for t in range(state.threads):
+        groups.setdefault(state.geo.block_of(t), []).append(t)
+    return list(groups.values())
+
+
 def threads_text(ts: list[int] | tuple[int, ...]) -> str:
     """`0-3,7` for [0, 1, 2, 3, 7]."""
     parts: list[str] = []
@@ -129,6 +137,7 @@ class Machine:
         self.kernel = kernel
         self.state = state
         self.n = state.threads
+        self.blocks = _blocks(state)
         self.ctx = Ctx(state, races)
         self.races = races
         self.checks = checks
@@ -184,16 +193,20 @@ class Lockstep(Machine):
             self.loop(s, mask)
         elif isinstance(s, Sync):
             self._step(mask, s.span)
-            if len(mask) == self.n:
-                if self.races is not None:
-                    self.races.barrier()
-            else:
-                idle = sorted(set(range(self.n)) - set(mask))
-                msg = (
-                    f"barrier reached by thread{'s' if len(mask) > 1 else ''} {threads_text(mask)} "
-                    f"but not by {threads_text(idle)}"
-                )
-                raise Stop(Violation(BARRIER_DIVERGENCE, msg, s.span, tuple(mask)))
+            active = set(mask)
+            # the strict rule of §7, per block: all of a block's threads reach it, or none
+            for group in self.blocks:
+                reached = [t for t in group if t in active]
+                if reached and len(reached) == len(group) and self.races is not None:
+                    self.races.barrier(group if len(mask) < self.n else None)
+                if reached and len(reached) < len(group):
+                    idle = [t for t in group if t not in active]
+                    msg = (
+                        f"barrier reached by thread{'s' if len(reached) > 1 else ''} {threads_text(reached)} "
+                        f"but not by {threads_text(idle)}"
+                    )
+                    raise Stop(Violation(BARRIER_DIVERGENCE, msg, s.span, tuple(reached)))
+
         elif isinstance(s, Assert):
             self._step(mask, s.span)
             self.checks.formula(s.check.value, CHECK_LABEL[s.check], s.formula, mask)

@@ -17,6 +17,8 @@ for the accesses this execution made. Reads inside formulas are not accesses.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ..errors import Span
 from .results import RACE, Violation
 
@@ -41,9 +43,29 @@ class RaceDetector:
         self.violations: list[Violation] = []
         self._seen: set[tuple[str, Span | None, Span | None, bool]] = set()
 
-    def barrier(self) -> None:
-        self._reads.clear()
-        self._writes.clear()
+    def barrier(self, threads: Collection[int] | None = None) -> None:
+        """A barrier passed by all threads (None), or by the threads of some blocks: their
+        accesses are ordered before what follows (accesses of other blocks never are, but
+        the detector keeps only two readers a cell, so it is a run-time aid, not a proof)."""
+        if threads is None:
+            self._reads.clear()
+            self._writes.clear()
+            return
+        gone = set(threads)
+        for rd in self._reads.values():
+            for key, (t1, s1, t2, s2) in list(rd.items()):
+                keep = [(t, s) for t, s in ((t1, s1), (t2, s2)) if t >= 0 and t not in gone]
+                if not keep:
+                    del rd[key]
+                else:
+                    second = keep[1] if len(keep) > 1 else (-1, None)
+                    rd[key] = (keep[0][0], keep[0][1], second[0], second[1])
+        for wr in self._writes.values():
+            for key, w in list(wr.items()):
+                for t in [t for t in w if t in gone]:
+                    del w[t]
+                if not w:
+                    del wr[key]
 
     def reads(self, name: str, keys: list[Key], threads: list[int], span: Span | None) -> None:
         rd = self._reads.get(name)

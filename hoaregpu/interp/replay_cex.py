@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..core import Assert, If, Kernel, Seq, Stmt, Sync, VarKind, While
+from ..launch import Launch
 from ..solvers.outcome import Outcome, Value
 from ..vc.generate import Query
 from ..vc.kinds import Origin, VcKind
-from .cex_model import MAX_THREADS, model_threads, small_models, state_from_model
+from .cex_model import MAX_THREADS, model_geometry, small_models, state_from_model
 from .results import (
     ASSERTION,
     BARRIER_DIVERGENCE,
@@ -197,7 +198,7 @@ def replay_counterexample(
     queries: Sequence[Query],
     values: Sequence[Value],
     *,
-    threads: int | None = None,
+    threads: int | Launch | None = None,
     script: str | None = None,
     step_budget: int = REPLAY_STEP_BUDGET,
     seconds: float = REPLAY_SECONDS,
@@ -241,34 +242,37 @@ def _replay(
     origin: Origin,
     queries: Sequence[Query],
     values: Sequence[Value],
-    fixed: int | None,
+    fixed: int | Launch | None,
     step_budget: int,
 ) -> ReplayVerdict:
     if origin.kind not in _KIND:
         return ReplayVerdict(False, f"replay failed: no run-time check for {origin.kind.value} VCs")
     if len(values) != len(queries):
         return ReplayVerdict(False, "replay failed: the solver gave no values for the counterexample")
-    n = model_threads(queries, values, fixed if fixed is not None else kernel.fixed_threads)
-    if n is None or n < 1:
+    launch = fixed if isinstance(fixed, Launch) else Launch.of_threads(fixed)
+    geo = model_geometry(kernel, queries, values, launch)
+    if geo is None:
         return ReplayVerdict(False, "replay failed: the model gives no thread count")
+    n = geo.threads
     if n > MAX_THREADS:
         return ReplayVerdict(
             False,
             f"not reproduced by execution: the model has {n} threads (replay is capped at {MAX_THREADS})",
         )
-    state = state_from_model(kernel, n, queries, values)
+    state = state_from_model(kernel, geo, queries, values)
     inputs = compact_inputs(kernel, state)
     loop_head = through_loop(kernel, origin)
     runs: list[RunResult] = []
     for seed in range(SEEDS):
-        r = replay(kernel, n, state, seed=seed, step_budget=step_budget)
+        r = replay(kernel, geo, state, seed=seed, step_budget=step_budget)
         runs.append(r)
         if any(_matches(v, origin) for v in r.violations) or not any(
             v.kind == WRITE_CONFLICT for v in r.violations
         ):
             break
     last = runs[-1]
-    where = f"{n} thread{'s' if n != 1 else ''}, inputs {_inputs_text(inputs)}"
+    shape = f"{n} thread{'s' if n != 1 else ''}" if len(geo.live) == 1 else geo.describe()
+    where = f"{shape}, inputs {_inputs_text(inputs)}"
     for r in runs:
         hit = next((v for v in r.violations if _matches(v, origin)), None)
         if hit is not None:
@@ -302,7 +306,7 @@ EVIDENCE_SECONDS = 5.0
 
 
 def execution_evidence(
-    kernel: Kernel, origin: Origin, threads: int | None, seconds: float = EVIDENCE_SECONDS
+    kernel: Kernel, origin: Origin, threads: int | Launch | None, seconds: float = EVIDENCE_SECONDS
 ) -> ReplayVerdict | None:
     """For a VC the solver left undecided: random runs (as `hoaregpu test`) that violate
     that very clause, or None. A concrete violation shows the kernel wrong there; the VC
@@ -311,10 +315,14 @@ def execution_evidence(
 
     if origin.kind not in _KIND:
         return None
-    span = (threads, threads) if threads is not None else (1, 4)
+    launch = threads if isinstance(threads, Launch) else Launch.of_threads(threads)
+    x = launch.threads
+    span = (x, x) if x is not None else (1, 4)
     try:
         with _deadline(seconds):
-            result = test_kernel(kernel, span, trials=EVIDENCE_TRIALS, seed=0, races_fail=False)
+            result = test_kernel(
+                kernel, span, trials=EVIDENCE_TRIALS, seed=0, races_fail=False, launch=launch
+            )
     except _Timeout:
         return None
     except Exception:  # evidence is a bonus: it must never break `verify`
@@ -345,12 +353,12 @@ def replay_results(kernels: Sequence[KernelResult]) -> list[KernelResult]:
                     r.vc.origin,
                     r.vc.queries,
                     r.result.values,
-                    threads=k.prepared.threads,
+                    threads=k.prepared.launch,
                     script=r.vc.script,
                 )
                 r = replace(r, replay=verdict)
             elif r.result.outcome in (Outcome.UNKNOWN, Outcome.TIMEOUT):
-                evidence = execution_evidence(k.prepared.kernel, r.vc.origin, k.prepared.threads)
+                evidence = execution_evidence(k.prepared.kernel, r.vc.origin, k.prepared.launch)
                 if evidence is not None:
                     r = replace(r, replay=evidence)
             results.append(r)

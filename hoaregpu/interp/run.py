@@ -18,12 +18,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core import Kernel
+from ..launch import Geometry
 from .generate import sample_admissible
 from .interleave import Interleaving
 from .lockstep import DEFAULT_STEP_BUDGET, Checks, Lockstep, Stop
 from .races import RaceDetector
 from .results import FAILED, INADMISSIBLE, OK, POSTCONDITION, PRECONDITION, RunResult
-from .values import State, initial_state, inputs_of
+from .values import State, geometry_of, initial_state, inputs_of
 
 LOCKSTEP = "lockstep"
 INTERLEAVE = "interleave"
@@ -88,7 +89,7 @@ def execute(
 
 def run_kernel(
     kernel: Kernel,
-    threads: int,
+    threads: int | Geometry,
     inputs: Mapping[str, Any] | None = None,
     seed: int = 0,
     step_budget: int = DEFAULT_STEP_BUDGET,
@@ -101,13 +102,13 @@ def run_kernel(
         state = sample_admissible(kernel, threads, random.Random(seed))
     else:
         state = initial_state(kernel, threads, inputs)
-    budget = step_budget * threads if semantics == INTERLEAVE else step_budget
+    budget = step_budget * state.threads if semantics == INTERLEAVE else step_budget
     return execute(kernel, state, seed, budget, check_races, semantics)
 
 
 def replay(
     kernel: Kernel,
-    threads: int,
+    threads: int | Geometry,
     initial: State,
     seed: int = 0,
     step_budget: int = DEFAULT_STEP_BUDGET,
@@ -120,6 +121,6 @@ def replay(
     threads)` and fills `shared[name].cells` / `.default`, `scalars[name][t]` and
     `local_arrays[name][t]`; the result says whether the model is a real failure.
     """
-    if initial.threads != threads:
-        raise ValueError(f"state is for {initial.threads} threads, not {threads}")
+    if initial.geo != geometry_of(threads):
+        raise ValueError(f"state is for {initial.geo.describe()}, not {geometry_of(threads).describe()}")
     return execute(kernel, initial.copy(), seed, step_budget, check_races, LOCKSTEP)

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import Kernel, VarKind
+from ..launch import Geometry
 from .generate import admissible, sample_state, sampling_generator
-from .values import Array, State, empty_state
+from .values import Array, State, empty_state, geometry_of
 
 TIMEOUT_MS = 2000
 MAX_CORE_ROUNDS = 8
@@ -37,7 +38,7 @@ class _Prepared:
     arrays: dict[str, tuple[Any, int, bool]]  # parameter → (z3 FuncDecl, dim, is local)
 
 
-def _prepare(kernel: Kernel, threads: int) -> _Prepared | None:
+def _prepare(kernel: Kernel, threads: int | Geometry) -> _Prepared | None:
     import z3
     from pysmt import logics
     from pysmt.solvers.z3 import Z3Solver
@@ -47,7 +48,7 @@ def _prepare(kernel: Kernel, threads: int) -> _Prepared | None:
     from ..vc.generate import entry_facts
 
     with fresh_env() as env:
-        enc = Encoder(kernel, env, threads)
+        enc = Encoder(kernel, env, geometry_of(threads).launch())
         m = enc.mgr
         facts = [*entry_facts(enc, kernel), *(enc.formula(f.term, Mask()) for f in kernel.requires)]
         pysolver = Z3Solver(env, logics.UFLIRA, solver_options={"timeout": TIMEOUT_MS})
@@ -98,10 +99,10 @@ class SolverInputs:
     """An `InputGenerator` backed by z3 models of `requires` (see the module docstring)."""
 
     def __init__(self) -> None:
-        self._prepared: dict[tuple[int, int], _Prepared | None] = {}
+        self._prepared: dict[tuple[int, int | Geometry], _Prepared | None] = {}
         self._pinned: list[Kernel] = []  # keep kernels alive so that id() keys stay unique
 
-    def _get(self, kernel: Kernel, threads: int) -> _Prepared | None:
+    def _get(self, kernel: Kernel, threads: int | Geometry) -> _Prepared | None:
         key = (id(kernel), threads)
         if key not in self._prepared:
             self._pinned.append(kernel)
@@ -111,13 +112,13 @@ class SolverInputs:
                 self._prepared[key] = None
         return self._prepared[key]
 
-    def __call__(self, kernel: Kernel, threads: int, rng: random.Random) -> State | None:
+    def __call__(self, kernel: Kernel, threads: int | Geometry, rng: random.Random) -> State | None:
         try:
             return self._generate(kernel, threads, rng)
         except Exception:  # a generator says "nothing found"; it never crashes a test
             return None
 
-    def _generate(self, kernel: Kernel, threads: int, rng: random.Random) -> State | None:
+    def _generate(self, kernel: Kernel, threads: int | Geometry, rng: random.Random) -> State | None:
         import z3
 
         prep = self._get(kernel, threads)
@@ -158,8 +159,11 @@ class SolverInputs:
             s.pop()
 
     @staticmethod
-    def _state(kernel: Kernel, threads: int, prep: _Prepared, model: Any, target: State) -> State | None:
-        state = empty_state(kernel, threads)
+    def _state(
+        kernel: Kernel, launch: int | Geometry, prep: _Prepared, model: Any, target: State
+    ) -> State | None:
+        state = empty_state(kernel, launch)
+        threads = state.threads
         values: list[int] = []
         for p, term in prep.scalars.items():
             v = _value(model, term)
@@ -190,9 +194,9 @@ class AutoInputs:
 
     def __init__(self) -> None:
         self.solver = SolverInputs()
-        self.hard: set[tuple[int, int]] = set()
+        self.hard: set[tuple[int, int | Geometry]] = set()
 
-    def __call__(self, kernel: Kernel, threads: int, rng: random.Random) -> State | None:
+    def __call__(self, kernel: Kernel, threads: int | Geometry, rng: random.Random) -> State | None:
         key = (id(kernel), threads)
         if key not in self.hard:
             state = sampling_generator(kernel, threads, rng)

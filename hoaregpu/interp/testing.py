@@ -15,6 +15,8 @@ import random
 from collections.abc import Callable, Iterator
 
 from ..core import Kernel, VarKind
+from ..grid import geometry
+from ..launch import THREAD_X, Coord, Launch
 from .generate import InputGenerator, admissible, sampling_generator
 from .results import (
     ASSUMPTION_VIOLATED,
@@ -43,8 +45,9 @@ def _failure_kind(r: RunResult, races_fail: bool = True) -> str | None:
 
 
 def resize(kernel: Kernel, state: State, threads: int) -> State:
-    """The same inputs for another thread count (parameters are uniform over threads)."""
-    out = empty_state(kernel, threads)
+    """The same inputs for another `blockDim.x` (parameters are uniform over threads)."""
+    out = empty_state(kernel, state.geo.with_threads_x(threads))
+    threads = out.threads
     for p in kernel.params:
         d = kernel.decl(p)
         if d.kind is VarKind.SHARED:
@@ -84,7 +87,7 @@ def _with_array(kernel: Kernel, state: State, name: str, arr: Array) -> State:
 def candidates(kernel: Kernel, state: State, min_threads: int, fixed: bool) -> Iterator[State]:
     """Smaller variants of `state`, most aggressive first."""
     if not fixed:
-        for t in range(min_threads, state.threads):
+        for t in range(min_threads, state.geo.size(THREAD_X)):
             yield resize(kernel, state, t)
     for p in kernel.params:
         d = kernel.decl(p)
@@ -118,6 +121,7 @@ def shrink(
     step_budget: int,
     check_races: bool,
     races_fail: bool = True,
+    fixed_x: bool = False,
 ) -> tuple[RunResult, int]:
     kind = _failure_kind(failing, races_fail)
     best = failing
@@ -125,7 +129,7 @@ def shrink(
     improved = True
     while improved and runs < SHRINK_RUNS:
         improved = False
-        for cand in candidates(kernel, best.initial, min_threads, kernel.fixed_threads is not None):
+        for cand in candidates(kernel, best.initial, min_threads, fixed_x):
             if runs >= SHRINK_RUNS:
                 break
             if not admissible(kernel, cand):
@@ -152,6 +156,7 @@ def test_kernel(
     races_fail: bool = True,
     on_run: Callable[[RunResult], None] | None = None,
     keep_going: bool = False,
+    launch: Launch | None = None,
 ) -> TestResult:
     """Run `trials` random admissible inputs; stop at the first failure and shrink it.
 
@@ -165,9 +170,15 @@ def test_kernel(
         raise ValueError(f"bad thread range {threads_range}")
     gen = generator or sampling_generator
     rng = random.Random(seed)
+    launch = launch or Launch()
+    fixed_x = kernel.fixed_threads is not None or launch.threads is not None
+
+    def draw(c: Coord) -> int:  # blockDim.x from the range, the other sizes small
+        return rng.randint(lo, hi) if c == THREAD_X else rng.randint(1, 3)
+
     result = TestResult(kernel.name, seed, 0, 0, 0)
     for _ in range(trials):
-        threads = kernel.fixed_threads or rng.randint(lo, hi)
+        threads = geometry(kernel, launch, draw)
         run_seed = rng.randrange(2**31)
         result.trials += 1
         state = gen(kernel, threads, rng)
@@ -199,7 +210,7 @@ def test_kernel(
             result.original = r
             if shrink_failures:
                 result.counterexample, result.shrink_steps = shrink(
-                    kernel, r, lo, step_budget, check_races, races_fail
+                    kernel, r, lo, step_budget, check_races, races_fail, fixed_x
                 )
             else:
                 result.counterexample = r

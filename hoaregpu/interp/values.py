@@ -30,6 +30,7 @@ from typing import Any
 
 from ..core import Kernel, VarDecl, VarKind, VarRole
 from ..errors import HoareGpuError
+from ..launch import Geometry
 
 Key = tuple[int, ...]
 
@@ -65,6 +66,16 @@ class State:
     shared: dict[str, Array]
     scalars: dict[str, list[int]]  # local dim-0 variables: one value per thread
     local_arrays: dict[str, list[Array]]  # local arrays: one Array per thread
+    geometry: Geometry | None = None  # None: one block of `threads` threads along x
+
+    def __post_init__(self) -> None:
+        if self.geometry is None:
+            self.geometry = Geometry.one_block(self.threads)
+
+    @property
+    def geo(self) -> Geometry:
+        assert self.geometry is not None
+        return self.geometry
 
     def copy(self) -> State:
         return State(
@@ -72,6 +83,7 @@ class State:
             {k: v.copy() for k, v in self.shared.items()},
             {k: list(v) for k, v in self.scalars.items()},
             {k: [a.copy() for a in v] for k, v in self.local_arrays.items()},
+            self.geometry,
         )
 
     def same_shared(self, other: State) -> bool:
@@ -90,7 +102,13 @@ class State:
                     yield from key
 
 
-def empty_state(kernel: Kernel, threads: int) -> State:
+def geometry_of(threads: int | Geometry) -> Geometry:
+    return threads if isinstance(threads, Geometry) else Geometry.one_block(threads)
+
+
+def empty_state(kernel: Kernel, threads: int | Geometry) -> State:
+    geometry = geometry_of(threads)
+    threads = geometry.threads
     shared: dict[str, Array] = {}
     scalars: dict[str, list[int]] = {}
     local_arrays: dict[str, list[Array]] = {}
@@ -101,7 +119,7 @@ def empty_state(kernel: Kernel, threads: int) -> State:
             scalars[d.name] = [0] * threads
         else:
             local_arrays[d.name] = [Array() for _ in range(threads)]
-    return State(threads, shared, scalars, local_arrays)
+    return State(threads, shared, scalars, local_arrays, geometry)
 
 
 def _param_decl(kernel: Kernel, name: str) -> VarDecl:
@@ -154,11 +172,12 @@ def parse_array(value: Any, dim: int, name: str) -> Array:
     return arr
 
 
-def initial_state(kernel: Kernel, threads: int, inputs: Mapping[str, Any] | None) -> State:
+def initial_state(kernel: Kernel, threads: int | Geometry, inputs: Mapping[str, Any] | None) -> State:
     """The state the kernel starts in: parameters from `inputs`, everything else 0."""
-    if threads < 1:
+    if geometry_of(threads).threads < 1:
         raise InputError("the thread count must be at least 1")
     state = empty_state(kernel, threads)
+    threads = state.threads
     for name, value in (inputs or {}).items():
         d = _param_decl(kernel, name)
         if d.kind is VarKind.SHARED and d.dim == 0:  # a uniform scalar parameter

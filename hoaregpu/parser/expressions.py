@@ -32,6 +32,9 @@ from ..terms import (
     UnOp,
     Var,
 )
+from ..terms import (
+    builtin as builtin_term,
+)
 from .context import IDENT_NOT_KW_RE, IDENT_RE, ctx, error, fail, punct, token, tracker
 
 Toks = pp.ParseResults
@@ -75,16 +78,14 @@ def _bool(s: str, loc: int, toks: Toks) -> Term:
 def _builtin_var(s: str, loc: int, toks: Toks) -> Term:
     base, member = str(toks["base"]), cast(Any, toks).get("member")
     span = ctx().span(loc)
-    hint = "one block, one dimension: use threadIdx.x (tid) and blockDim.x (ntid)"
-    if base in ("blockIdx", "gridDim", "warpSize"):
-        raise UnsupportedError(f"'{base}'", span, hint)
+    if base == "warpSize":
+        raise UnsupportedError(f"'{base}'", span, "warps are not modelled: threads run in lockstep per block")
     if member is None:
-        raise error(f"expected '.x' after '{base}'", loc)
-    if member in ("y", "z"):
-        raise UnsupportedError(f"'{base}.{member}'", span, hint)
-    if member != "x":
-        raise error(f"'{base}' has no member '{member}' (use '{base}.x')", loc)
-    return ThreadId(span) if base == "threadIdx" else ThreadCount(span)
+        raise error(f"expected '.x', '.y' or '.z' after '{base}'", loc)
+    term = builtin_term(base, str(member), span)
+    if term is None:
+        raise error(f"'{base}' has no member '{member}' (use '{base}.x', '.y' or '.z')", loc)
+    return term
 
 
 def _ident(s: str, loc: int, toks: Toks) -> Term:

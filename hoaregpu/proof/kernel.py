@@ -11,6 +11,7 @@ import hashlib
 from dataclasses import dataclass
 
 from .. import core
+from ..errors import Span, UnsupportedError
 from ..frontend import parse_file
 from ..lower import lower_file
 from ..terms import (
@@ -19,6 +20,8 @@ from ..terms import (
 from ..terms import (
     Binary,
     BinOp,
+    BlockCount,
+    BlockId,
     Conditional,
     IntLit,
     QuantKind,
@@ -30,6 +33,7 @@ from ..terms import (
     Unary,
     UnOp,
     Var,
+    builtin_name,
 )
 from ..terms import (
     Old as TOld,
@@ -72,10 +76,14 @@ def from_term(t: Term) -> F:
         return Num(t.value) if t.value >= 0 else Un(UnOp.NEG, Num(-t.value))
     if isinstance(t, Var):
         return Name(t.name, tuple(from_term(i) for i in t.indices))
-    if isinstance(t, ThreadId):
-        return Tid()
-    if isinstance(t, ThreadCount):
-        return Ntid()
+    if isinstance(t, ThreadId | ThreadCount) and t.axis == 0:
+        return Tid() if isinstance(t, ThreadId) else Ntid()
+    if isinstance(t, ThreadId | ThreadCount | BlockId | BlockCount):
+        raise UnsupportedError(
+            f"'{builtin_name(t)}'",
+            t.span or Span("<kernel>", 1, 1),
+            "derivations (prove/check) cover one block along x; use `hoaregpu verify` for grids",
+        )
     if isinstance(t, Binary):
         return Bin(t.op, from_term(t.left), from_term(t.right))
     if isinstance(t, Unary):
@@ -265,6 +273,8 @@ def _fresh(base: str, avoid: set[str]) -> str:
 
 
 def kernel_info(path: str, kernel: core.Kernel) -> KernelInfo:
+    """The kernel as the proof checker sees it (UnsupportedError for what derivations do not
+    cover yet: grids, several thread dimensions)."""
     kernel = make_monotonic(kernel)
     variables = {d.name: VarInfo(d.kind is core.VarKind.LOCAL, d.dim) for d in kernel.decls}
     nonneg = frozenset(d.name for d in kernel.decls if d.nonnegative)

@@ -11,10 +11,10 @@ thread (w):
     ∀n̄. x'(n̄) = ite(W(n̄), e@w(n̄), x(n̄))            the race's winner is that writer
 
 so x'(n̄) is the old value where no active thread writes and one written value where
-some do (E-SASSIGN). When the index is `tid` the writer of n is n itself and no Skolem
-functions are needed. `tests/smt/test_assign.py` asks a solver to prove both encodings
-equivalent. Since the predicate stands on the left of an implication, W and w are
-universally quantified by validity, like x'.
+some do (E-SASSIGN). When the index is `tid` (and the thread has no other coordinate) the
+writer of n is n itself and no Skolem functions are needed. `tests/smt/test_assign.py`
+asks a solver to prove both encodings equivalent. Since the predicate stands on the left
+of an implication, W and w are universally quantified by validity, like x'.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT, FunctionType
 
 from .. import core
+from ..launch import THREAD_X
 from ..terms import Term, ThreadId
 from .encode import Encoder, Mask
 
@@ -80,7 +81,7 @@ def assign_update(
         writes = m.And(enc.active(mask, i), _eq_all(enc, [enc.at(e, i) for e in indices], ns))
         update = m.Ite(writes, enc.at(value, i), enc.apply(old, args))
         return m.ForAll(args, m.Equals(enc.apply(new, args), update))
-    if len(indices) == 1 and isinstance(indices[0], ThreadId):
+    if indices == (ThreadId(),) and enc.live == (THREAD_X,):  # tid names the thread
         (n,) = ns
         update = m.Ite(enc.active(mask, n), enc.at(value, n), enc.apply(old, ns))
         return m.ForAll(ns, m.Equals(enc.apply(new, ns), update))

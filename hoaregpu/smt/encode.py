@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from math import prod
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
@@ -19,10 +20,14 @@ from pysmt.typing import BOOL, INT, FunctionType, PySMTType
 
 from .. import core
 from ..errors import Span, SpecError
+from ..grid import is_multi_block, kernel_terms, live_coords, with_contract
+from ..launch import ALL_COORDS, THREAD_X, Coord, Launch
 from ..terms import (
     At,
     Binary,
     BinOp,
+    BlockCount,
+    BlockId,
     Conditional,
     IntLit,
     Old,
@@ -36,6 +41,8 @@ from ..terms import (
     Unary,
     UnOp,
     Var,
+    builtin_name,
+    subterms,
 )
 from .smtlib import RESERVED_NAMES
 
@@ -58,13 +65,24 @@ class Mask:
 class Encoder:
     """Builds FNodes for one kernel in one pySMT environment."""
 
-    def __init__(self, kernel: core.Kernel, env: Environment, threads: int | None = None) -> None:
+    def __init__(self, kernel: core.Kernel, env: Environment, threads: int | Launch | None = None) -> None:
         self.kernel = kernel
         self.env = env
         self.mgr = env.formula_manager
         self._counter = 0
-        # A fixed thread count is a literal, so that `k % blockDim.x` stays linear.
-        self.ntid = self.mgr.Int(threads) if threads is not None else self.mgr.Symbol("ntid", INT)
+        given = threads if isinstance(threads, Launch) else Launch.of_threads(threads)
+        self.launch = with_contract(kernel, given)
+        # A fixed size is a literal, so that `k % blockDim.x` stays linear.
+        self.sizes = {c: self._size_symbol(c) for c in ALL_COORDS}
+        self.ntid = self.sizes[THREAD_X]
+        self.live = live_coords(kernel)
+        self.multi_block = is_multi_block(self.live)
+        live_sizes = [self.sizes[c] for c in self.live]
+        # N: the threads of the model (the paper's N when there is one block, one dimension)
+        if all(v.is_constant() for v in live_sizes):  # a literal: fixed thread quantifiers expand
+            self.nthreads = self.mgr.Int(prod(v.constant_value() for v in live_sizes))
+        else:
+            self.nthreads = live_sizes[0] if len(live_sizes) == 1 else self.mgr.Times(live_sizes)
         self._base: dict[str, FNode] = {}
         self._old: dict[str, FNode] = {}
         self._versions: dict[FNode, str] = {}  # x' symbols made by H-ASSIGN / loop havoc
@@ -74,6 +92,95 @@ class Encoder:
             smt_name = f"{d.name}.v" if d.name in RESERVED_NAMES else d.name
             self._base[d.name] = self.mgr.Symbol(smt_name, self.var_type(d))
             self._old[d.name] = self.mgr.Symbol(f"{smt_name}.old", self.var_type(d))
+
+    # -- the grid (hoaregpu.grid) ---------------------------------------------------
+
+    def _size_symbol(self, c: Coord) -> FNode:
+        fixed = self.launch.size(c)
+        if fixed is not None:
+            return self.mgr.Int(fixed)
+        # `ntid` keeps the paper's name; `.` cannot occur in a C name, so these never clash
+        name = "ntid" if c == THREAD_X else builtin_name(c.size_term())
+        return self.mgr.Symbol(name, INT)
+
+    def size_facts(self) -> list[FNode]:
+        """Every symbolic size the kernel reads is at least 1, and so is N."""
+        m = self.mgr
+        used = {c for c in ALL_COORDS if not self.sizes[c].is_constant() and self.reads_size(c)}
+        facts = [m.GE(self.sizes[c], m.Int(1)) for c in ALL_COORDS if c in used]
+        if len(self.live) > 1:
+            facts.append(m.GE(self.nthreads, m.Int(1)))
+        return facts
+
+    def reads_size(self, c: Coord) -> bool:
+        if c in self.live:
+            return True
+        want = type(c.size_term())
+        return any(
+            isinstance(x, want) and x.axis == c.axis for t in kernel_terms(self.kernel) for x in subterms(t)
+        )
+
+    def coord_at(self, c: Coord, thread: FNode) -> FNode:
+        """The coordinate `c` of thread number `thread`: mixed radix over the live coordinates."""
+        if c not in self.live:
+            return self.mgr.Int(0)  # a collapsed coordinate (hoaregpu.grid)
+        k = self.live.index(c)
+        below = [self.sizes[x] for x in self.live[:k]]
+        v = thread
+        if below:
+            v = self.mgr.Div(v, below[0] if len(below) == 1 else self.mgr.Times(below))
+        if k < len(self.live) - 1:
+            v = self.mgr.Minus(v, self.mgr.Times(self.sizes[c], self.mgr.Div(v, self.sizes[c])))
+        return v
+
+    def compose(self, coords: Mapping[Coord, FNode]) -> FNode:
+        """The thread number of the thread with these live coordinates."""
+        m = self.mgr
+        total: FNode | None = None
+        for c in reversed(self.live):
+            v = coords[c]
+            total = v if total is None else m.Plus(v, m.Times(self.sizes[c], total))
+        assert total is not None
+        return total
+
+    def same_block_thread(self, linear: FNode, current: FNode | None, span: Span | None) -> FNode:
+        """`e @ t`: thread `t` (linear id `x + y*bdx + z*bdx*bdy`) of the current thread's block."""
+        if len(self.live) == 1:
+            return linear
+        m = self.mgr
+        coords: dict[Coord, FNode] = {}
+        rest = linear
+        for axis in range(3):
+            c = Coord(False, axis)
+            size = self.sizes[c]
+            here = rest if axis == 2 else m.Minus(rest, m.Times(size, m.Div(rest, size)))
+            if c in self.live:
+                coords[c] = here
+            rest = m.Div(rest, size)
+        if self.multi_block:
+            if current is None:
+                raise SpecError(
+                    "'e @ t' names thread t of the current thread's block; here there is no current thread",
+                    span or self.kernel.span or Span("<kernel>", 1, 1),
+                    hint="with several blocks, use '@' in a per-thread formula or quantify over threads",
+                )
+            for c in self.live:
+                if c.block:
+                    coords[c] = self.coord_at(c, current)
+        return self.compose(coords)
+
+    def same_block(self, i: FNode, j: FNode) -> FNode:
+        blocks = [c for c in self.live if c.block]
+        return self.mgr.And([self.mgr.Equals(self.coord_at(c, i), self.coord_at(c, j)) for c in blocks])
+
+    def barrier_uniform(self, mask: Mask) -> FNode:
+        """The strict H-SYNC condition (§7) per block: in each block all threads or none are in m."""
+        if not self.multi_block:
+            return self.mgr.Or(self.all_active(mask), self.none_active(mask))
+        m = self.mgr
+        i, j = self.fresh("i", INT), self.fresh("j", INT)
+        partner = m.Implies(m.And(self.in_range(j), self.same_block(i, j)), self.mask_at(mask, j))
+        return m.ForAll([i], m.Implies(self.active(mask, i), m.ForAll([j], partner)))
 
     # -- symbols -----------------------------------------------------------------
 
@@ -121,7 +228,7 @@ class Encoder:
 
     def in_range(self, i: FNode) -> FNode:
         m = self.mgr
-        return m.And(m.LE(m.Int(0), i), m.LT(i, self.ntid))
+        return m.And(m.LE(m.Int(0), i), m.LT(i, self.nthreads))
 
     def mask_at(self, mask: Mask, i: FNode) -> FNode:
         """`i ∈ m`."""
@@ -170,7 +277,7 @@ class Encoder:
 
     def is_per_thread(self, t: Term, bound: frozenset[str] = frozenset()) -> bool:
         """Mentions a local variable or tid outside `@` (spec language §3, thread reading)."""
-        if isinstance(t, ThreadId):
+        if isinstance(t, ThreadId | BlockId):
             return True
         if isinstance(t, Var):
             if t.name not in bound and self.kernel.decl(t.name).kind is core.VarKind.LOCAL:
@@ -225,10 +332,11 @@ class Encoder:
         m = self.mgr
         if isinstance(t, IntLit):
             return m.Int(t.value)
-        if isinstance(t, ThreadId):
-            return self._need_thread(thread, t.span, "threadIdx.x")
-        if isinstance(t, ThreadCount):
-            return self.ntid
+        if isinstance(t, ThreadId | BlockId):
+            where = self._need_thread(thread, t.span, builtin_name(t))
+            return self.coord_at(Coord(isinstance(t, BlockId), t.axis), where)
+        if isinstance(t, ThreadCount | BlockCount):
+            return self.sizes[Coord(isinstance(t, BlockCount), t.axis)]
         if isinstance(t, Var):
             if t.name in bound and not t.indices:
                 return bound[t.name]
@@ -258,8 +366,8 @@ class Encoder:
             q = m.ForAll if t.kind is QuantKind.FORALL else m.Exists
             return q(list(fresh.values()), body)
         if isinstance(t, At):
-            where = self._int(self._value(t.thread, thread, bound, old))
-            return self._value(t.term, where, bound, old)
+            linear = self._int(self._value(t.thread, thread, bound, old))
+            return self._value(t.term, self.same_block_thread(linear, thread, t.span), bound, old)
         if isinstance(t, Old):
             return self._value(t.term, thread, bound, old=True)
         if isinstance(t, ThreadPred):

@@ -19,7 +19,9 @@ from pysmt.typing import INT
 
 from .. import core
 from ..errors import Span
+from ..launch import ALL_COORDS, Launch
 from ..smt.encode import Encoder, Mask
+from ..terms import builtin_name
 from .goals import GImp, GLeaf, Goal, Renamer, conj, split
 from .kinds import Origin, VcKind
 from .wp import WpContext, wp
@@ -63,7 +65,7 @@ def entry_facts(enc: Encoder, kernel: core.Kernel) -> list[FNode]:
             return [m.LE(m.Int(0), v), m.LE(v, m.Int(1))]
         return [m.GE(v, m.Int(0))] if d.nonnegative else []
 
-    facts = [m.GE(enc.ntid, m.Int(1))]
+    facts = enc.size_facts()
     for name in kernel.params:
         d = kernel.decl(name)
         sym = enc.symbol(name)
@@ -99,22 +101,18 @@ def kernel_goal(enc: Encoder, kernel: core.Kernel) -> Goal:
     return GImp(enc.mgr.And(pre), body)
 
 
-def precondition(kernel: core.Kernel, env: Environment, threads: int | None = None) -> FNode | None:
+def precondition(kernel: core.Kernel, env: Environment, threads: int | Launch | None = None) -> FNode | None:
     """What `requires` and the entry facts say of the initial state, when there is a `requires`.
 
     If it is unsatisfiable, every VC holds vacuously: the driver checks that separately."""
     if not kernel.requires:
         return None
-    if threads is None:
-        threads = kernel.fixed_threads
     enc = Encoder(kernel, env, threads)
     pre = enc.mgr.And([*entry_facts(enc, kernel), *(enc.formula(f.term, Mask()) for f in kernel.requires)])
     return Renamer(enc.old_to_initial(), env).walk(pre)
 
 
-def generate(kernel: core.Kernel, env: Environment, threads: int | None = None) -> list[Vc]:
-    if threads is None:
-        threads = kernel.fixed_threads
+def generate(kernel: core.Kernel, env: Environment, threads: int | Launch | None = None) -> list[Vc]:
     enc = Encoder(kernel, env, threads)
     goal = kernel_goal(enc, kernel)
     to_initial = Renamer(enc.old_to_initial(), env)  # its own walker: `rename` reuses the shared one
@@ -155,6 +153,11 @@ def _queries(
     enc: Encoder, kernel: core.Kernel, formula: FNode, obligation: FNode, witnesses: list[tuple[str, FNode]]
 ) -> tuple[Query, ...]:
     queries: list[Query] = [Query(enc.ntid, "blockDim.x")]
+    queries += [
+        Query(enc.sizes[c], builtin_name(c.size_term()))
+        for c in ALL_COORDS[1:]
+        if c in enc.live or (not enc.sizes[c].is_constant() and enc.reads_size(c))
+    ]
     queries += [Query(c, label) for label, c in witnesses]
     for name in kernel.params:
         d = kernel.decl(name)
@@ -203,7 +206,7 @@ def _replay_queries(
             queries.append(query)
         return position[term]
 
-    symbolic: list[FNode] = [] if enc.ntid.is_constant() else [enc.ntid]
+    symbolic: list[FNode] = [enc.sizes[c] for c in ALL_COORDS if not enc.sizes[c].is_constant()]
     for name in kernel.params:
         d = kernel.decl(name)
         if d.dim == 0 and d.kind is core.VarKind.LOCAL:  # an assigned scalar parameter, uniform on entry

@@ -61,13 +61,13 @@ def wp_skip(post: Goal) -> Goal:
 
 
 def wp_sync(stmt: core.Sync, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
-    """H-SYNC, strict form (§7): {(all(m) ∨ none(m)) ∧ φ} m ⇒ sync {φ}.
+    """H-SYNC, strict form (§7): {(all(m) ∨ none(m)) ∧ φ} m ⇒ sync {φ}, per block in a grid.
 
     With m = T the side condition all(T) holds by definition, so no obligation is made."""
     if mask.is_all:
         return post
     enc = ctx.enc
-    uniform = enc.mgr.Or(enc.all_active(mask), enc.none_active(mask))
+    uniform = enc.barrier_uniform(mask)
     origin = Origin(VcKind.BARRIER_DIVERGENCE, ctx.span(stmt.span), "H-SYNC (strict, §7)")
     return conj(GLeaf(uniform, origin), post)
 

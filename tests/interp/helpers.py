@@ -19,6 +19,7 @@ from hoaregpu.core import (
     While,
 )
 from hoaregpu.errors import Span
+from hoaregpu.launch import Launch
 from hoaregpu.terms import (
     At,
     Binary,
@@ -145,4 +146,4 @@ def kernel(
     fixed_threads: int | None = None,
 ) -> Kernel:
     params = tuple(d.name for d in decls if d.role in (VarRole.ARRAY_PARAM, VarRole.SCALAR_PARAM))
-    return Kernel("k", params, tuple(decls), requires, ensures, body, fixed_threads)
+    return Kernel("k", params, tuple(decls), requires, ensures, body, Launch.of_threads(fixed_threads))

@@ -10,6 +10,7 @@ from hoaregpu.interp import InputError, initial_state, render_run, render_test, 
 from hoaregpu.interp.report import run_to_json
 from hoaregpu.interp.results import POSTCONDITION
 from hoaregpu.interp.values import array_to_json, inputs_of
+from hoaregpu.launch import Launch
 
 from .helpers import NTID, TID, assign, b, f, forall, if_, kernel, local, shared, v
 
@@ -54,7 +55,9 @@ def test_bug_is_found_and_shrunk() -> None:
 
 def test_fixed_threads_and_skips() -> None:
     k = vector_add(False)
-    k = type(k)(k.name, k.params, k.decls, (f(b("==", v("n"), 99), 1),), k.ensures, k.body, fixed_threads=2)
+    k = type(k)(
+        k.name, k.params, k.decls, (f(b("==", v("n"), 99), 1),), k.ensures, k.body, Launch.of_threads(2)
+    )
     r = test_kernel(k, (1, 8), 5, seed=0)
     assert r.ok and r.skipped == 5 and r.passed == 0
 

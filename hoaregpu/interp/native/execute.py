@@ -144,6 +144,8 @@ def compare(
         cmp.verdict, cmp.reason = DISAGREE, mismatch
         return cmp
     blocker = _interp_blocker(run)
+    if len(run.initial.geo.live) > 1:
+        blocker = "several blocks or dimensions: the native harness runs one block along x"
     kinds = {k for v in run.violations for k in _NATIVE_KIND.get(v.kind, ())}
     if blocker is not None and not (blocker.startswith("interpreter stopped") and kinds):
         # Not run natively at all: a step-budget stop would just wait for the timeout.

@@ -1,0 +1,234 @@
+"""Grids of blocks (spec-language §5): launch sizes, the thread domain, per-block shared memory.
+
+A thread is the tuple (block, thread-in-block). Every stage keeps the paper's single
+thread index: threads are numbered 0..N-1 in mixed radix over the *live* coordinates
+(`threadIdx.x` first, then `.y`, `.z`, `blockIdx.x`, `.y`, `.z`), and each coordinate is a
+function of that number. A coordinate is live when the kernel or its contract mentions
+it (`threadIdx.x` always is). The threads that differ only in coordinates the kernel
+never reads start in the same state and compute the same values on the same cells, so in
+the lockstep semantics they are copies of one another and one of them stands for all:
+the model collapses them. (Races between such copies are the race checker's business.)
+
+Why lockstep over the whole grid is a sound model of independent blocks: CUDA runs the
+blocks in any order and interleaving, with `__syncthreads()` ordering the threads of one
+block only. Running all blocks in lockstep is one of those schedules (each block reaches
+its barriers with all its threads, as the strict rule of §7 demands per block). For a
+kernel without data races, Cor. 5.6/5.7 of the paper make every schedule end in the same
+state, so the lockstep result is the result; blocks share only global memory, and any
+two accesses by different blocks to one global cell with a write among them are a race,
+since no barrier orders them. `tests/test_grid.py` runs kernels with the blocks
+interleaved and compares.
+
+`__shared__` memory is per block: lowering gives every `__shared__` variable of a kernel
+with several live block coordinates one more index per live block coordinate, read at
+the accessing thread's `blockIdx` (`per_block_shared`). Pointer parameters stay global.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+from . import core
+from .errors import ConfigError
+from .launch import ALL_COORDS, THREAD_X, Coord, Geometry, Launch
+from .terms import (
+    Binary,
+    BinOp,
+    BlockCount,
+    BlockId,
+    IntLit,
+    Term,
+    ThreadCount,
+    ThreadId,
+    Var,
+    children,
+    map_children,
+    subterms,
+)
+
+
+def fixed_by_requires(requires: tuple[core.Formula, ...]) -> Launch:
+    """`requires blockDim.y == 4;` / `gridDim.x == 2` (top-level conjuncts, literal sizes)."""
+    block: list[int | None] = [None, None, None]
+    grid: list[int | None] = [None, None, None]
+    for f in requires:
+        for t in _conjuncts(f.term):
+            if isinstance(t, Binary) and t.op is BinOp.EQ:
+                for a, b in ((t.left, t.right), (t.right, t.left)):
+                    if isinstance(a, ThreadCount | BlockCount) and isinstance(b, IntLit) and b.value >= 1:
+                        (grid if isinstance(a, BlockCount) else block)[a.axis] = b.value
+    return Launch((block[0], block[1], block[2]), (grid[0], grid[1], grid[2]))
+
+
+def with_contract(kernel: core.Kernel, launch: Launch) -> Launch:
+    """The sizes the kernel's `requires` and `launch` (the command line) fix together."""
+
+    def conflict(name: str, ours: int, theirs: int) -> str:
+        given = f"--threads {theirs}" if name == "blockDim.x" else f"the command line's {name} = {theirs}"
+        return f"{given} contradicts 'requires {name} == {ours}' of kernel {kernel.name}"
+
+    return kernel.launch.merged(launch, conflict)
+
+
+def _conjuncts(t: Term) -> Iterator[Term]:
+    if isinstance(t, Binary) and t.op is BinOp.AND:
+        yield from _conjuncts(t.left)
+        yield from _conjuncts(t.right)
+    else:
+        yield t
+
+
+# -- which coordinates a kernel reads ----------------------------------------------------
+
+
+def kernel_terms(kernel: core.Kernel) -> Iterator[Term]:
+    """Every term of the kernel: contract, statements, invariants, assertions."""
+    for f in (*kernel.requires, *kernel.ensures):
+        yield f.term
+    yield from _stmt_terms(kernel.body)
+
+
+def _stmt_terms(s: core.Stmt) -> Iterator[Term]:
+    if isinstance(s, core.Assign):
+        yield from s.indices
+        yield s.value
+    elif isinstance(s, core.Seq):
+        for x in s.stmts:
+            yield from _stmt_terms(x)
+    elif isinstance(s, core.If):
+        yield s.cond
+        yield from _stmt_terms(s.then)
+        yield from _stmt_terms(s.orelse)
+    elif isinstance(s, core.While):
+        yield s.cond
+        for inv in s.invariants:
+            yield inv.term
+        yield from _stmt_terms(s.body)
+    elif isinstance(s, core.Assert | core.Assume):
+        yield s.formula.term
+
+
+def _mentioned(t: Term, out: set[Coord]) -> None:
+    stack = [t]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ThreadId | BlockId):
+            out.add(Coord(isinstance(x, BlockId), x.axis))
+        stack.extend(children(x))
+
+
+def live_coords(kernel: core.Kernel) -> tuple[Coord, ...]:
+    """The coordinates the kernel can tell threads apart by, in linearisation order.
+
+    `threadIdx.x` is always live."""
+    seen: set[Coord] = {THREAD_X}
+    for t in kernel_terms(kernel):
+        _mentioned(t, seen)
+    return tuple(c for c in ALL_COORDS if c in seen)
+
+
+def is_multi_block(live: tuple[Coord, ...]) -> bool:
+    return any(c.block for c in live)
+
+
+def own_cell(live: tuple[Coord, ...]) -> tuple[Term, ...] | None:
+    """The index tuple under which every thread of the model has a cell of its own: `[tid]`,
+    or `[blockIdx.x]..[tid]` for per-block shared memory; None with several thread axes."""
+    if any(not c.block for c in live if c != THREAD_X):
+        return None
+    return (*(c.index_term() for c in live if c.block), ThreadId())
+
+
+# -- per-block shared memory -------------------------------------------------------------
+
+
+def per_block_shared(kernel: core.Kernel) -> core.Kernel:
+    """Give each `__shared__` variable one leading index per live block coordinate.
+
+    Identity for kernels with one (live) block, so their VCs are unchanged."""
+    blocks = [c for c in live_coords(kernel) if c.block]
+    names = {d.name for d in kernel.decls if d.role is core.VarRole.SHARED_ARRAY}
+    if not blocks or not names:
+        return kernel
+    prefix = tuple(c.index_term() for c in blocks)
+    rw = _SharedRewriter(names, prefix)
+    decls = tuple(replace(d, dim=d.dim + len(prefix)) if d.name in names else d for d in kernel.decls)
+    return replace(
+        kernel,
+        decls=decls,
+        requires=tuple(rw.formula(f) for f in kernel.requires),
+        ensures=tuple(rw.formula(f) for f in kernel.ensures),
+        body=rw.stmt(kernel.body),
+    )
+
+
+@dataclass(frozen=True)
+class _SharedRewriter:
+    names: set[str]
+    prefix: tuple[Term, ...]
+
+    def term(self, t: Term) -> Term:
+        if isinstance(t, Var):
+            indices = tuple(self.term(i) for i in t.indices)
+            if t.name in self.names:
+                return Var(t.name, (*self.prefix, *indices), t.span)
+            return Var(t.name, indices, t.span) if indices != t.indices else t
+        return map_children(t, self.term)
+
+    def formula(self, f: core.Formula) -> core.Formula:
+        return core.Formula(self.term(f.term), f.span)
+
+    def stmt(self, s: core.Stmt) -> core.Stmt:
+        if isinstance(s, core.Assign):
+            indices = tuple(self.term(i) for i in s.indices)
+            if s.target in self.names:
+                indices = (*self.prefix, *indices)
+            return replace(s, indices=indices, value=self.term(s.value))
+        if isinstance(s, core.Seq):
+            return replace(s, stmts=tuple(self.stmt(x) for x in s.stmts))
+        if isinstance(s, core.If):
+            return replace(s, cond=self.term(s.cond), then=self.stmt(s.then), orelse=self.stmt(s.orelse))
+        if isinstance(s, core.While):
+            return replace(
+                s,
+                cond=self.term(s.cond),
+                body=self.stmt(s.body),
+                invariants=tuple(self.formula(i) for i in s.invariants),
+            )
+        if isinstance(s, core.Assert | core.Assume):
+            return replace(s, formula=self.formula(s.formula))
+        return s
+
+
+def geometry(kernel: core.Kernel, launch: Launch, draw: Callable[[Coord], int] | None = None) -> Geometry:
+    """A concrete launch for the interpreters: the kernel's and `launch`'s fixed sizes, the
+    others drawn by `draw` (random testing) or 1 where the kernel cannot observe them.
+
+    Raises ConfigError naming the flag when a size the kernel reads is left open."""
+    fixed = with_contract(kernel, launch)
+    live = live_coords(kernel)
+    read = {c for t in kernel_terms(kernel) for x in subterms(t) for c in _size_read(x)}
+    sizes: list[int] = []
+    missing: list[str] = []
+    for c in ALL_COORDS:
+        size = fixed.size(c)
+        if size is None and (c in live or c in read):
+            if draw is None:
+                missing.append(c.size_term_name)
+                size = 1
+            else:
+                size = draw(c)
+        sizes.append(size if size is not None else 1)
+    if missing:
+        raise ConfigError(
+            f"kernel {kernel.name} reads {', '.join(missing)}, which neither its 'requires' nor the "
+            "command line fixes: give --threads N / --blockDim=[x,y,z] / --gridDim=[x,y,z]"
+        )
+    return Geometry(live, tuple(sizes))
+
+
+def _size_read(t: Term) -> list[Coord]:
+    if isinstance(t, ThreadCount | BlockCount):
+        return [Coord(isinstance(t, BlockCount), t.axis)]
+    return []
