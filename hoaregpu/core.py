@@ -108,6 +108,8 @@ class CheckKind(Enum):
     UNSIGNED_WRAP = "unsigned-wrap"
     # C stores a value into a narrow type (char, short) here; it keeps it only if it fits
     NARROWING = "narrowing"
+    # a call of a device function with a contract: its `requires` at the arguments
+    CALL_PRECONDITION = "call-precondition"
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,7 @@ class Assert:
 class Assume:
     formula: Formula
     span: Span | None = field(default=None, compare=False, repr=False)
+    contract: str | None = None  # the `ensures` of this device function, at a call of it
 
 
 class ExitKind(Enum):
@@ -138,7 +141,21 @@ class Exit:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
-Stmt: TypeAlias = Assign | Skip | Sync | Seq | If | While | Assert | Assume | Exit
+@dataclass(frozen=True)
+class Opaque:
+    """The body of a device function called through its contract (§7, spec-language §5).
+
+    The interpreters run `body`; the verifier does not look inside: the locals the body
+    assigns get arbitrary new values at the active threads (the `assume` of the function's
+    `ensures` that follows says what they are), since the function is verified on its own.
+    Such a body writes no memory and has no barrier (the front end checks)."""
+
+    body: Stmt
+    function: str
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+Stmt: TypeAlias = Assign | Skip | Sync | Seq | If | While | Assert | Assume | Exit | Opaque
 
 
 @dataclass(frozen=True)
@@ -179,6 +196,6 @@ def assigned_vars(stmt: Stmt) -> set[str]:
         return out
     if isinstance(stmt, If):
         return assigned_vars(stmt.then) | assigned_vars(stmt.orelse)
-    if isinstance(stmt, While):
+    if isinstance(stmt, While | Opaque):
         return assigned_vars(stmt.body)
     return set()

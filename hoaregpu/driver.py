@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -86,6 +86,8 @@ class KernelResult:
     prepared: PreparedKernel
     results: tuple[VcResult, ...]
     precondition: SolverResult | None = None  # satisfiability of `requires` (sat = REFUTED)
+    # device functions called through their contracts whose own verification did not succeed
+    unverified_callees: tuple[str, ...] = ()
 
     @property
     def vacuous(self) -> bool:
@@ -99,7 +101,7 @@ class KernelResult:
             return "failed"
         if self.vacuous:
             return "vacuous"
-        if outcomes <= {Outcome.PROVED}:
+        if outcomes <= {Outcome.PROVED} and not self.unverified_callees:
             return "verified"
         return "unknown"
 
@@ -200,7 +202,37 @@ def solve(prepared: Sequence[PreparedKernel], options: VerifyOptions) -> list[Ke
     opts = options.solver_options
     results = iter(solve_many(tasks, opts, jobs=options.jobs, cache=cache, confirm=options.confirm))
     solved = [(k, tuple(VcResult(vc, next(results)) for vc in k.vcs)) for k in prepared]
-    return [KernelResult(k, vcs, next(results) if k.precondition_script else None) for k, vcs in solved]
+    out = [KernelResult(k, vcs, next(results) if k.precondition_script else None) for k, vcs in solved]
+    return with_callees(out)
+
+
+def with_callees(kernels: list[KernelResult]) -> list[KernelResult]:
+    """A kernel that calls a device function through its contract is verified only if that
+    function is (its contract is an assumption until then): until nothing changes."""
+    changed = True
+    while changed:
+        changed = False
+        verdicts = {(k.prepared.path, k.prepared.kernel.name): k.verdict for k in kernels}
+        for n, k in enumerate(kernels):
+            calls = sorted(contract_calls(k.prepared.kernel.body))
+            bad = tuple(f for f in calls if verdicts.get((k.prepared.path, f)) != "verified")
+            if bad != k.unverified_callees:
+                kernels[n] = replace(k, unverified_callees=bad)
+                changed = True
+    return kernels
+
+
+def contract_calls(s: core.Stmt) -> set[str]:
+    """The device functions `s` calls through their contracts."""
+    if isinstance(s, core.Opaque):
+        return {s.function} | contract_calls(s.body)
+    if isinstance(s, core.Seq):
+        return set().union(*(contract_calls(x) for x in s.stmts)) if s.stmts else set()
+    if isinstance(s, core.If):
+        return contract_calls(s.then) | contract_calls(s.orelse)
+    if isinstance(s, core.While):
+        return contract_calls(s.body)
+    return set()
 
 
 def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[Path]:

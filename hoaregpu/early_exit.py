@@ -37,6 +37,8 @@ def contains(stmt: core.Stmt, kind: ExitKind, nested_loops: bool) -> bool:
         return contains(stmt.then, kind, nested_loops) or contains(stmt.orelse, kind, nested_loops)
     if isinstance(stmt, core.While):
         return nested_loops and contains(stmt.body, kind, nested_loops)
+    if isinstance(stmt, core.Opaque):
+        return contains(stmt.body, kind, nested_loops)
     return False
 
 

@@ -107,6 +107,8 @@ def _stmt_terms(s: core.Stmt) -> Iterator[Term]:
         yield from _stmt_terms(s.body)
     elif isinstance(s, core.Assert | core.Assume):
         yield s.formula.term
+    elif isinstance(s, core.Opaque):
+        yield from _stmt_terms(s.body)
 
 
 def _mentioned(t: Term, out: set[Coord]) -> None:
@@ -198,6 +200,8 @@ class _SharedRewriter:
             )
         if isinstance(s, core.Assert | core.Assume):
             return replace(s, formula=self.formula(s.formula))
+        if isinstance(s, core.Opaque):
+            return replace(s, body=self.stmt(s.body))
         return s
 
 

@@ -14,13 +14,14 @@ What it does:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from . import core, early_exit, grid, syntax, unsigned
-from .errors import Span, SpecError
+from .errors import Span, SpecError, UnsupportedError
 from .terms import (
+    RESULT,
     At,
     Binary,
     BinOp,
@@ -103,6 +104,12 @@ class _Lowerer:
             if t.name in bound and not t.indices:
                 return t
             name = self.lookup(t.name)
+            if name is None and t.name == RESULT:
+                raise UnsupportedError(
+                    "'\\result'",
+                    _span(t, self.path),
+                    "it names a __device__ function's value in its ensures",
+                )
             if name is None:
                 where = " (not a bound variable either)" if bound else ""
                 raise SpecError(f"unknown variable '{t.name}'{where}", _span(t, self.path))
@@ -189,7 +196,10 @@ class _Lowerer:
             if not s.scoped:
                 return self.stmts(s.stmts)
             with self.scope():
-                return self.stmts(s.stmts)
+                body = self.stmts(s.stmts)
+            if s.contract_call is not None:
+                return self._opaque(body, s.contract_call, s.span)
+            return body
         if isinstance(s, syntax.SyncStmt):
             return core.Sync(s.span)
         if isinstance(s, syntax.ExitStmt):
@@ -204,12 +214,27 @@ class _Lowerer:
             return core.Skip(s.span)
         if isinstance(s, syntax.AnnotStmt):
             f = self.formula(s.clause)
+            if s.clause.kind is syntax.ClauseKind.ASSERT and s.call is not None:
+                return core.Assert(f, s.span, core.CheckKind.CALL_PRECONDITION)
             if s.clause.kind is syntax.ClauseKind.ASSERT:
                 return core.Assert(f, s.span)
             if s.clause.kind is syntax.ClauseKind.ASSUME:
-                return core.Assume(f, s.span)
+                return core.Assume(f, s.span, contract=s.call)
             raise SpecError(f"'{s.clause.kind.value}' cannot stand as a statement", s.span)
         raise AssertionError(f"unexpected statement {s!r}")
+
+    def _opaque(self, body: core.Stmt, function: str, span: Span) -> core.Opaque:
+        """A call through a contract: the verifier havocs what the body assigns, which is
+        sound only if that is all the body does (no memory written, no barrier)."""
+        problem = contract_body_problem(body, lambda name: self.info[name].decl)
+        if problem is not None:
+            raise SpecError(
+                f"'{function}' has a contract but {problem}",
+                span,
+                hint="a device function with a contract may only compute its result; "
+                "drop the contract to have the call inlined",
+            )
+        return core.Opaque(body, function, span)
 
     def _loop(
         self, cond: Term, body: core.Stmt, step: core.Stmt, invariants: tuple[core.Formula, ...], span: Span
@@ -353,6 +378,29 @@ def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
         span=k.span,
     )
     return grid.per_block_shared(kernel)
+
+
+def contract_body_problem(body: core.Stmt, decl: Callable[[str], core.VarDecl]) -> str | None:
+    """Why `body` cannot be a device function verified on its own and called through its
+    contract, or None: it must write no memory (only locals) and synchronise nowhere."""
+    written = sorted(n for n in core.assigned_vars(body) if decl(n).kind is core.VarKind.SHARED)
+    if written:
+        return f"writes memory ('{decl(written[0]).display_name}')"
+    if _has_sync(body):
+        return "has a barrier"
+    return None
+
+
+def _has_sync(s: core.Stmt) -> bool:
+    if isinstance(s, core.Sync):
+        return True
+    if isinstance(s, core.Seq):
+        return any(_has_sync(x) for x in s.stmts)
+    if isinstance(s, core.If):
+        return _has_sync(s.then) or _has_sync(s.orelse)
+    if isinstance(s, core.While | core.Opaque):
+        return _has_sync(s.body)
+    return False
 
 
 def _assigned_c_names(s: syntax.Stmt) -> set[str]:

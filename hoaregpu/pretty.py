@@ -106,6 +106,12 @@ def show_stmt(s: core.Stmt, indent: int = 0) -> list[str]:
         return [f"{pad}assert {show_term(s.formula.term)}{note}"]
     if isinstance(s, core.Assume):
         return [f"{pad}assume {show_term(s.formula.term)}"]
+    if isinstance(s, core.Opaque):
+        return [
+            f"{pad}call {s.function} /* through its contract */ {{",
+            *show_stmt(s.body, indent + 1),
+            f"{pad}}}",
+        ]
     raise AssertionError(f"unexpected statement {s!r}")
 
 

@@ -111,7 +111,7 @@ def _assumes(s: core.Stmt) -> list[core.Assume]:
         return [a for x in s.stmts for a in _assumes(x)]
     if isinstance(s, core.If):
         return _assumes(s.then) + _assumes(s.orelse)
-    if isinstance(s, core.While):
+    if isinstance(s, core.While | core.Opaque):
         return _assumes(s.body)
     return []
 
@@ -120,11 +120,18 @@ def assumption_lines(k: KernelResult) -> list[str]:
     """A note per `assume` clause: the kernel's verdict is conditional on it (spec language §3:
     an assumption is taken as true and reported as such; a false one makes VCs hold vacuously)."""
     kernel = k.prepared.kernel
-    return [
+    lines = [
         f"{a.formula.span}: note: the verdict of kernel {kernel.name} assumes this clause "
         "without proving it [assumption]"
         for a in _assumes(kernel.body)
+        if a.contract is None  # a callee's `ensures`: see unverified_callees
     ]
+    lines += [
+        f"{kernel.span or k.prepared.path}: warning: kernel {kernel.name} calls '{f}' through its "
+        f"contract, which is not verified: the kernel is not reported as verified [unverified-contract]"
+        for f in k.unverified_callees
+    ]
+    return lines
 
 
 def kernel_summary(k: KernelResult) -> str:

@@ -137,6 +137,8 @@ class Block:
     # False for statements the front end puts before one (an inlined call's): no C scope,
     # so a declaration among them is seen after the block
     scoped: bool = True
+    # the body of a device function called through its contract (core.Opaque)
+    contract_call: str | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,7 @@ class AnnotStmt:
 
     clause: Clause
     span: Span = field(compare=False, repr=False)
+    call: str | None = None  # the `requires` (assert) / `ensures` (assume) of this called function
 
 
 @dataclass(frozen=True)

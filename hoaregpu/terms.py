@@ -105,6 +105,8 @@ class Var:
 
 AXES = ("x", "y", "z")
 
+RESULT = "\\result"  # the name `\result` reads as: the value a device function returns
+
 
 @dataclass(frozen=True)
 class ThreadId:

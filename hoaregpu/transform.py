@@ -37,7 +37,7 @@ def _assignments(stmt: core.Stmt, target: str) -> list[core.Assign]:
         return [a for s in stmt.stmts for a in _assignments(s, target)]
     if isinstance(stmt, core.If):
         return _assignments(stmt.then, target) + _assignments(stmt.orelse, target)
-    if isinstance(stmt, core.While):
+    if isinstance(stmt, core.While | core.Opaque):
         return _assignments(stmt.body, target)
     return []
 
@@ -82,6 +82,8 @@ def make_monotonic(kernel: core.Kernel) -> core.Kernel:
             return core.Seq(tuple(go(x) for x in s.stmts), s.span)
         if isinstance(s, core.If):
             return core.If(s.cond, go(s.then), go(s.orelse), s.span)
+        if isinstance(s, core.Opaque):
+            return core.Opaque(go(s.body), s.function, s.span)
         if isinstance(s, core.While):
             loop = core.While(s.cond, go(s.body), s.invariants, s.span)
             if is_monotonic_by_lemma_4_4(kernel, loop):

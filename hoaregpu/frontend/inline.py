@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SpecError
-from ..syntax import AliasDecl, AssignOp, AssignStmt, Block, Decl, Declarator, Stmt
-from ..terms import Term, Var
+from ..syntax import AliasDecl, AnnotStmt, AssignOp, AssignStmt, Block, ClauseKind, Decl, Declarator, Stmt
+from ..terms import RESULT, Term, Var
 from . import clang
 from .annotations import PlacedAnnot
+from .contracts import Contract, at_call
 from .expressions import ExpressionTranslator
 
 MAX_INLINE_DEPTH = 32
@@ -33,6 +34,7 @@ class Inliner(ExpressionTranslator):
     annots: list[PlacedAnnot] = field(default_factory=list)  # in source order
     used: set[int] = field(default_factory=set)  # indices of annotations attached so far
     inline_stack: list[str] = field(default_factory=list)  # functions being inlined, outermost first
+    contracts: dict[str, Contract] = field(default_factory=dict)  # device functions with a contract
     fresh_count: int = 0
 
     def __post_init__(self) -> None:
@@ -87,6 +89,7 @@ class Inliner(ExpressionTranslator):
         try:
             before: list[Stmt] = []  # in the caller's scope: the value and the arguments
             entry: list[Stmt] = []  # in the body's scope: the parameters
+            names: dict[str, str] = {}  # each parameter's name in the caller (for a contract)
             result = None
             if fn.result_type.get_canonical().kind.name != "VOID":
                 result = self.fresh("result")
@@ -97,11 +100,13 @@ class Inliner(ExpressionTranslator):
                     if not isinstance(value, Var) or value.indices:
                         raise self.unsupported("a pointer argument that is not an array's name", arg)
                     entry.append(AliasDecl(p.spelling, value.name, span))
+                    names[p.spelling] = value.name
                     continue
                 # through a temporary, so that `f(b, a)` for `f(int a, int b)` reads the caller's a
                 ptype = self.base_type(p.type.get_canonical(), p, p.type.spelling)
                 value = self.store(value, p.type, arg)
                 temp = self.fresh(p.spelling)
+                names[p.spelling] = temp
                 before.append(Decl(False, ptype, (Declarator(temp, (), value, span),), span))
                 entry.append(
                     Decl(False, ptype, (Declarator(p.spelling, (), Var(temp, (), span), span),), span)
@@ -111,7 +116,21 @@ class Inliner(ExpressionTranslator):
             stmts = self.stmt_list(body, children[:-1] if last is not None else children)
             if last is not None:
                 stmts += self._return(last, result, fn.result_type)
-            return [*before, Block((*entry, *stmts), span)], result
+            contract = self.contracts.get(fn.spelling)
+            if contract is None:
+                return [*before, Block((*entry, *stmts), span)], result
+            if result is not None:
+                names[RESULT] = result
+            pre = [
+                AnnotStmt(at_call(c, names, ClauseKind.ASSERT, span), span, call=fn.spelling)
+                for c in contract.requires
+            ]
+            post = [
+                AnnotStmt(at_call(c, names, ClauseKind.ASSUME, span), span, call=fn.spelling)
+                for c in contract.ensures
+            ]
+            body_block = Block((*entry, *stmts), span, contract_call=fn.spelling)
+            return [*before, *pre, body_block, *post], result
         finally:
             self.inline_stack.pop()
             self.unsigned_params = saved_params

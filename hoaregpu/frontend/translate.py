@@ -10,7 +10,7 @@ the statement list it stands in, before the statement that follows it (see
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core import ExitKind
@@ -33,8 +33,9 @@ from ..syntax import (
     SyncStmt,
     WhileStmt,
 )
-from ..terms import Binary, Fits, IntLit, Term, Unsigned, subterms
+from ..terms import RESULT, Binary, Fits, IntLit, Term, Unsigned, subterms
 from . import clang
+from .contracts import contract_of, renamed
 from .expressions import (
     _ASSIGN,
     _COMPOUND,
@@ -67,17 +68,27 @@ class Translator(Inliner):
         left alone (host code, helpers never called)."""
         items: list[Any] = []
         previous_end = 0
-        for cur in self.top_level(self.tu.cursor):
-            if not clang.in_file(cur, self.tu_path) or cur.kind == self.K.MACRO_DEFINITION:
-                continue
-            if cur.kind in (self.K.MACRO_INSTANTIATION, self.K.INCLUSION_DIRECTIVE):
-                continue
-            start, end = self.extent(cur)
-            contract = self.annots_in(previous_end, start)
+        declarations = self._declarations()
+        for cur, _, _, contract in declarations:  # first: every contract, for the calls
+            if contract and self._is_device_function(cur, with_contract=True):
+                clauses = [c for i in contract for c in self.annots[i].annot.clauses]
+                names = tuple(p.spelling for p in cur.get_arguments())
+                self.contracts[cur.spelling] = contract_of(cur.spelling, clauses, names)
+        for cur, start, end, contract in declarations:
             previous_end = max(previous_end, end)
-            if not self._is_kernel(cur) and cur.kind == self.K.FUNCTION_DECL and cur.is_definition():
-                # a device function's body is read where it is called (inline.py)
+            if self._is_device_function(cur):
+                # a device function's body is read where it is called (inline.py), and on
+                # its own when it has a contract (contracts.py)
                 self.used |= set(self.annots_between(start, end))
+                if contract and cur.spelling in self.contracts:
+                    self.used |= set(contract)
+                    result = {RESULT: f"{cur.spelling}.result"}  # the device kernel's local
+                    for i in contract:
+                        annot = self.annots[i].annot
+                        own = tuple(replace(c, formula=renamed(c.formula, result)) for c in annot.clauses)
+                        items.append(replace(annot, clauses=own))
+                    items.append(self.device_kernel(cur))
+                    continue
             if self._is_kernel(cur):
                 for i in contract:
                     self.used.add(i)
@@ -101,6 +112,56 @@ class Translator(Inliner):
                 "annotations may not stand inside an expression or declaration", stray[0].annot.span
             )
         return kernels
+
+    def _declarations(self) -> list[tuple[Any, int, int, list[int]]]:
+        """The file's top-level declarations with their extents and the annotations (not yet
+        attached) between the previous declaration and each."""
+        out = []
+        previous_end = 0
+        for cur in self.top_level(self.tu.cursor):
+            if not clang.in_file(cur, self.tu_path) or cur.kind == self.K.MACRO_DEFINITION:
+                continue
+            if cur.kind in (self.K.MACRO_INSTANTIATION, self.K.INCLUSION_DIRECTIVE):
+                continue
+            start, end = self.extent(cur)
+            out.append((cur, start, end, self.annots_in(previous_end, start)))
+            previous_end = max(previous_end, end)
+        return out
+
+    def _is_device_function(self, cur: Any, with_contract: bool = False) -> bool:
+        """A function definition other than a kernel; one that may carry a contract must be
+        `__device__` (a contract before a host function is misplaced)."""
+        if self._is_kernel(cur) or cur.kind != self.K.FUNCTION_DECL or not cur.is_definition():
+            return False
+        return not with_contract or any(ch.kind == self.K.CUDADEVICE_ATTR for ch in cur.get_children())
+
+    def device_kernel(self, cur: Any) -> KernelDef:
+        """A device function with a contract, as the kernel that verifies it once: its
+        parameters, its body, and `f.result = e` for its final `return e;` (contracts.py)."""
+        name = cur.spelling
+        body = next(ch for ch in cur.get_children() if ch.kind == self.K.COMPOUND_STMT)
+        params = tuple(self.param(p) for p in cur.get_arguments())
+        locals_ = {d.spelling for d in cur.walk_preorder() if d.kind == self.K.VAR_DECL}
+        self.unsigned_params = frozenset(
+            p.name for p in params if p.type.nonnegative and p.name not in locals_
+        )
+        span = self.start_span(cur)
+        children = list(body.get_children())
+        last = children[-1] if children and children[-1].kind == self.K.RETURN_STMT else None
+        inside = set(self.annots_between(*self.extent(body)))
+        saved_used, self.used = self.used, self.used - inside
+        self.inline_stack.append(name)  # a recursive call is an error, as when inlining
+        try:
+            stmts = self.stmt_list(body, children[:-1] if last is not None else children)
+            if last is not None and list(last.get_children()):
+                result = f"{name}.result"
+                rtype = self.base_type(cur.result_type.get_canonical(), cur, cur.result_type.spelling)
+                stmts.append(Decl(False, rtype, (Declarator(result, (), None, span),), span))
+                stmts += self._return(last, result, cur.result_type)
+        finally:
+            self.inline_stack.pop()
+            self.used = saved_used | inside
+        return KernelDef(name, params, (), (), Block(tuple(stmts), self.span(body)), span)
 
     def top_level(self, parent: Any) -> list[Any]:
         """The file's declarations in order, looking into `extern "C" { ... }` and namespaces."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import Assert, Assign, Assume, Exit, If, Seq, Skip, Stmt, Sync, VarKind, While
+from ..core import Assert, Assign, Assume, Exit, If, Opaque, Seq, Skip, Stmt, Sync, VarKind, While
 from ..errors import HoareGpuError
 from ..terms import Term
 from .evaluate import EvalError
@@ -76,6 +76,8 @@ def label(stmt: Stmt, counter: list[int]) -> Node:
     if isinstance(stmt, While):
         counter[0] += 1
         return LWhile(counter[0], stmt, label(stmt.body, counter))
+    if isinstance(stmt, Opaque):
+        return label(stmt.body, counter)  # the interpreters run a contract call's body
     if isinstance(stmt, Exit):
         raise AssertionError("exits are eliminated right after lowering (hoaregpu.early_exit)")
     return stmt

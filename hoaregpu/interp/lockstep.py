@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 
-from ..core import Assert, Assign, Assume, Formula, If, Kernel, Seq, Skip, Stmt, Sync, VarKind, While
+from ..core import Assert, Assign, Assume, Formula, If, Kernel, Opaque, Seq, Skip, Stmt, Sync, VarKind, While
 from ..errors import HoareGpuError, Span
 from ..terms import Term
 from .evaluate import Ctx, EvalError, VecFn, compile_expr
@@ -191,6 +191,8 @@ class Lockstep(Machine):
                 self._run(s.orelse, [t for t, v in zip(mask, cv, strict=True) if not v])
         elif isinstance(s, While):
             self.loop(s, mask)
+        elif isinstance(s, Opaque):
+            self._run(s.body, mask)  # a call through a contract runs its body here
         elif isinstance(s, Sync):
             self._step(mask, s.span)
             active = set(mask)

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..core import Assert, If, Kernel, Seq, Stmt, Sync, VarKind, While
+from ..core import Assert, If, Kernel, Opaque, Seq, Stmt, Sync, VarKind, While
 from ..launch import Launch
 from ..solvers.outcome import Outcome, Value
 from ..vc.generate import Query
@@ -32,6 +32,7 @@ from .cex_model import MAX_THREADS, model_geometry, small_models, state_from_mod
 from .results import (
     ASSERTION,
     BARRIER_DIVERGENCE,
+    CALL_PRECONDITION,
     INADMISSIBLE,
     LOOP_INVARIANT,
     NARROWING,
@@ -60,6 +61,7 @@ _KIND = {
     VcKind.ASSERTION: ASSERTION,
     VcKind.UNSIGNED_WRAP: UNSIGNED_WRAP,
     VcKind.NARROWING: NARROWING,
+    VcKind.CALL_PRECONDITION: CALL_PRECONDITION,
 }
 
 ZERO_NOTE = "array cells the model does not give start at 0"
@@ -129,6 +131,8 @@ def _loop_lines(stmt: Stmt, seen_loop: bool, out: set[tuple[str, int]]) -> bool:
         a = _loop_lines(stmt.then, seen_loop, out)
         b = _loop_lines(stmt.orelse, seen_loop, out)
         return seen_loop or a or b
+    if isinstance(stmt, Opaque):
+        return _loop_lines(stmt.body, seen_loop, out)
     if isinstance(stmt, While):
         if seen_loop:  # a nested or later loop: its entry state comes from another invariant
             out.update((f.span.path, f.span.line) for f in stmt.invariants if f.span is not None)

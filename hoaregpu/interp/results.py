@@ -14,12 +14,14 @@ PRECONDITION = "precondition"
 ASSERTION = "assertion"
 UNSIGNED_WRAP = "unsigned-wrap"  # a value C computes in an unsigned type is negative
 NARROWING = "narrowing"  # a value stored into char/short does not fit
+CALL_PRECONDITION = "call-precondition"  # a device function called outside its `requires`
 
 # What an `assert` of each kind is called in messages ("... does not hold").
 CHECK_LABEL = {
     CheckKind.ASSERTION: "assertion",
     CheckKind.UNSIGNED_WRAP: "unsigned-wrap check (C wraps a negative value around)",
     CheckKind.NARROWING: "narrowing check (C truncates a value that does not fit)",
+    CheckKind.CALL_PRECONDITION: "precondition of the called device function",
 }
 LOOP_INVARIANT = "loop-invariant"
 POSTCONDITION = "postcondition"

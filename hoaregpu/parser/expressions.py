@@ -15,6 +15,7 @@ import pyparsing as pp
 
 from ..errors import SpecError, UnsupportedError
 from ..terms import (
+    RESULT,
     At,
     Binary,
     BinOp,
@@ -240,13 +241,15 @@ def _thread_pred(s: str, loc: int, toks: Toks) -> Term:
     return ThreadPred(kind, toks[1], ctx().span(loc))
 
 
+def _result(s: str, loc: int, toks: Toks) -> Term:
+    return Var(RESULT, (), ctx().span(loc))
+
+
 def _unknown_backslash(text: str, loc: int) -> SpecError:
-    if text == "\\result":
-        return UnsupportedError("'\\result'", ctx().span(loc), "kernels return nothing")
     return error(
         f"unknown built-in '{text}'",
         loc,
-        "formulas may use \\forall, \\exists, \\old(e), \\all(e), \\none(e) and 'e @ t'",
+        "formulas may use \\forall, \\exists, \\old(e), \\all(e), \\none(e), \\result and 'e @ t'",
     )
 
 
@@ -316,8 +319,9 @@ def build(formula: bool) -> pp.ParserElement:
         pred = (
             pp.Regex(r"\\(?:all|none)(?![A-Za-z_0-9])") - punct("(") - top - punct(")", "')'")
         ).set_parse_action(_thread_pred)
+        result = pp.Regex(r"\\result(?![A-Za-z_0-9])").set_parse_action(_result)
         unknown = pp.Regex(r"\\[A-Za-z_]*").set_parse_action(fail(_unknown_backslash))
-        alternatives += [quant, old, pred, unknown]
+        alternatives += [quant, old, pred, result, unknown]
     else:
         alternatives.append(pp.Regex(r"\\[A-Za-z_]*").set_parse_action(fail(_backslash_in_code)))
     alternatives += [string, paren]

@@ -119,6 +119,12 @@ def from_stmt(s: core.Stmt) -> Prog:
         return out
     if isinstance(s, core.If):
         return PIf(from_term(s.cond), from_stmt(s.then), from_stmt(s.orelse))
+    if isinstance(s, core.Opaque):
+        raise UnsupportedError(
+            f"the call of '{s.function}' through its contract",
+            s.span or Span("<kernel>", 1, 1),
+            "derivations (prove/check) have no rule for calls yet; use `hoaregpu verify`",
+        )
     if isinstance(s, core.While):
         invs = tuple(from_term(f.term) for f in s.invariants)
         return PWhile(from_term(s.cond), from_stmt(s.body), invs)

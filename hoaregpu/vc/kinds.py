@@ -16,6 +16,7 @@ class VcKind(Enum):
     ASSERTION = "assertion"
     UNSIGNED_WRAP = "unsigned-wrap"
     NARROWING = "narrowing"
+    CALL_PRECONDITION = "call-precondition"
 
 
 MESSAGES: dict[VcKind, str] = {
@@ -26,6 +27,7 @@ MESSAGES: dict[VcKind, str] = {
     VcKind.ASSERTION: "assertion might not hold",
     VcKind.UNSIGNED_WRAP: "value might be negative where C computes it as unsigned (C wraps it around)",
     VcKind.NARROWING: "value might not fit the narrow type it is stored in (C truncates it)",
+    VcKind.CALL_PRECONDITION: "the called device function's precondition might not hold",
 }
 
 

@@ -52,6 +52,8 @@ def wp(stmt: core.Stmt, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
         return wp_assert(stmt, mask, post, ctx)
     if isinstance(stmt, core.Assume):
         return wp_assume(stmt, mask, post, ctx)
+    if isinstance(stmt, core.Opaque):
+        return wp_opaque(stmt, mask, post, ctx)
     raise AssertionError(f"unexpected statement {stmt!r}")
 
 
@@ -137,6 +139,17 @@ def _frame(enc: Encoder, name: str, new: FNode, mask: Mask) -> FNode:
     args = [t, *ns]
     same = m.Equals(m.Function(new, args), m.Function(enc.symbol(name), args))
     return m.ForAll(args, m.Implies(m.Not(enc.mask_at(mask, t)), same))
+
+
+def wp_opaque(stmt: core.Opaque, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+    """A call through a contract (§7): {∀x̄'. frame(x̄', m) → Q[x̄'/x̄]} m ⇒ f(ē) {Q}, x̄ the
+    locals f's body assigns. The `assume` of f's `ensures` after it says what they hold; f's
+    body is verified on its own (it writes no memory and has no barrier)."""
+    enc = ctx.enc
+    assigned = sorted(core.assigned_vars(stmt.body))
+    havoc = {enc.symbol(x): enc.fresh_like(x) for x in assigned}
+    frame = enc.mgr.And([_frame(enc, x, havoc[enc.symbol(x)], mask) for x in assigned])
+    return GImp(frame, rename(post, havoc, enc.env))
 
 
 def wp_assert(stmt: core.Assert, mask: Mask, post: Goal, ctx: WpContext) -> Goal:

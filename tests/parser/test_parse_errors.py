@@ -82,7 +82,6 @@ def test_unsupported_construct_named_at_its_position(stmt: str, col: int, words:
         ("__global__ void k(float *x) {}\n", 1, 26, "type 'float *'"),
         ("__global__ void k(double x) {}\n", 1, 26, "type 'double'"),
         ("template <typename T> __global__ void k(T *a) {}\n", 1, 39, "kernel templates"),
-        ("//@ ensures \\result == 0;\n__global__ void k() {}\n", 1, 13, "'\\result'"),
         ("//@ loop variant n;\n__global__ void k() {}\n", 1, 5, "clause 'loop variant'"),
         ("//@ assigns a[0];\n__global__ void k() {}\n", 1, 5, "clause 'assigns'"),
         (
