@@ -20,7 +20,7 @@ from pysmt.shortcuts import Not
 from . import core
 from .errors import ConfigError, HoareGpuError, SpecError
 from .frontend import parse_file
-from .grid import live_coords, with_contract
+from .grid import with_contract
 from .launch import Launch
 from .lower import lower_file
 from .smt.expand import ExpandThreadQuantifiers
@@ -168,8 +168,7 @@ def prepare_kernel(path: str, kernel: core.Kernel, threads: int | Launch | None)
     kernel = make_monotonic(kernel)
     n = kernel_launch(kernel, threads)
     with fresh_env() as env:
-        grid = len(live_coords(kernel)) > 1
-        expand = ExpandThreadQuantifiers(env, simplify=grid) if n.threads is not None else None
+        expand = ExpandThreadQuantifiers(env) if n.threads is not None else None
         vcs = []
         for vc in generate(kernel, env, n):
             formula = expand.walk(vc.formula) if expand is not None else vc.formula

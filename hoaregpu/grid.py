@@ -3,11 +3,12 @@
 A thread is the tuple (block, thread-in-block). Every stage keeps the paper's single
 thread index: threads are numbered 0..N-1 in mixed radix over the *live* coordinates
 (`threadIdx.x` first, then `.y`, `.z`, `blockIdx.x`, `.y`, `.z`), and each coordinate is a
-function of that number. A coordinate is live when the kernel or its contract mentions
-it (`threadIdx.x` always is). The threads that differ only in coordinates the kernel
-never reads start in the same state and compute the same values on the same cells, so in
-the lockstep semantics they are copies of one another and one of them stands for all:
-the model collapses them. (Races between such copies are the race checker's business.)
+function of that number. A coordinate is live when the kernel or its contract reads it or
+its size (`threadIdx.y` or `blockDim.y`; `threadIdx.x` always is). The size of every other
+coordinate is 1 in the model: a kernel that reads neither `blockIdx` nor `gridDim` is
+verified for one block, as the README says. (Threads that differ only in an unread
+coordinate are not exact copies: their uninitialised locals and `__shared__` memory may
+differ, which a review showed can be observed; so they are not assumed away.)
 
 Why lockstep over the whole grid is a sound model of independent blocks: CUDA runs the
 blocks in any order and interleaving, with `__syncthreads()` ordering the threads of one
@@ -44,7 +45,6 @@ from .terms import (
     Var,
     children,
     map_children,
-    subterms,
 )
 
 
@@ -115,15 +115,14 @@ def _mentioned(t: Term, out: set[Coord]) -> None:
     stack = [t]
     while stack:
         x = stack.pop()
-        if isinstance(x, ThreadId | BlockId):
-            out.add(Coord(isinstance(x, BlockId), x.axis))
+        if isinstance(x, ThreadId | BlockId | ThreadCount | BlockCount):
+            out.add(Coord(isinstance(x, BlockId | BlockCount), x.axis))
         stack.extend(children(x))
 
 
 def live_coords(kernel: core.Kernel) -> tuple[Coord, ...]:
-    """The coordinates the kernel can tell threads apart by, in linearisation order.
-
-    `threadIdx.x` is always live."""
+    """The coordinates the model has, in linearisation order: those whose index or size the
+    kernel reads; `threadIdx.x` always. The others have size 1."""
     seen: set[Coord] = {THREAD_X}
     for t in kernel_terms(kernel):
         _mentioned(t, seen)
@@ -212,18 +211,17 @@ def geometry(kernel: core.Kernel, launch: Launch, draw: Callable[[Coord], int] |
     Raises ConfigError naming the flag when a size the kernel reads is left open."""
     fixed = with_contract(kernel, launch)
     live = live_coords(kernel)
-    read = {c for t in kernel_terms(kernel) for x in subterms(t) for c in _size_read(x)}
     sizes: list[int] = []
     missing: list[str] = []
     for c in ALL_COORDS:
-        size = fixed.size(c)
-        if size is None and (c in live or c in read):
+        size = fixed.size(c) if c in live else 1  # the model's size of an unread coordinate
+        if size is None:
             if draw is None:
                 missing.append(c.size_term_name)
                 size = 1
             else:
                 size = draw(c)
-        sizes.append(size if size is not None else 1)
+        sizes.append(size)
     if missing:
         raise ConfigError(
             f"kernel {kernel.name} reads {', '.join(missing)}, which neither its 'requires' nor the "
@@ -232,7 +230,12 @@ def geometry(kernel: core.Kernel, launch: Launch, draw: Callable[[Coord], int] |
     return Geometry(live, tuple(sizes))
 
 
-def _size_read(t: Term) -> list[Coord]:
-    if isinstance(t, ThreadCount | BlockCount):
-        return [Coord(isinstance(t, BlockCount), t.axis)]
-    return []
+def ignored_sizes(kernel: core.Kernel, launch: Launch) -> list[str]:
+    """Sizes above 1 that `launch` gives coordinates the kernel never reads (the model keeps
+    size 1 there: such a verdict is about one block / one row)."""
+    live = live_coords(kernel)
+    return [
+        f"{c.size_term_name} = {launch.size(c)}"
+        for c in ALL_COORDS
+        if c not in live and (launch.size(c) or 1) > 1
+    ]

@@ -10,6 +10,7 @@ from typing import Any
 from . import core
 from .driver import KernelResult, RunResult, VcResult
 from .expectations import mismatches, read_expectation
+from .grid import ignored_sizes
 from .solvers import Outcome
 from .solvers.outcome import Value
 from .vc.generate import Query
@@ -104,6 +105,19 @@ def vacuity_lines(k: KernelResult) -> list[str]:
     ]
 
 
+def launch_lines(k: KernelResult) -> list[str]:
+    """A note when the command line gives a size to a coordinate the kernel never reads:
+    the model keeps size 1 there (`hoaregpu.grid`), so the verdict is about one block/row."""
+    ignored = ignored_sizes(k.prepared.kernel, k.prepared.launch)
+    if not ignored:
+        return []
+    where = k.prepared.kernel.span or k.prepared.path
+    return [
+        f"{where}: note: kernel {k.prepared.kernel.name} reads neither the index nor the size of "
+        f"{', '.join(ignored)} (given on the command line): it is verified for size 1 there [launch]"
+    ]
+
+
 def _assumes(s: core.Stmt) -> list[core.Assume]:
     if isinstance(s, core.Assume):
         return [s]
@@ -161,6 +175,7 @@ def render_text(run: RunResult) -> str:
         lines.append(e.render())
     for k in run.kernels:
         lines += vacuity_lines(k)
+        lines += launch_lines(k)
         lines += assumption_lines(k)
         for r in k.results:
             lines += vc_lines(r)

@@ -43,6 +43,9 @@ _KIND = {
     "loop-invariant-preserved": "loop-invariant",
     "barrier-divergence": "barrier-divergence",
     "assertion": "assertion",
+    "unsigned-wrap": "unsigned-wrap",
+    "narrowing": "narrowing",
+    "call-precondition": "call-precondition",
 }
 
 
@@ -60,9 +63,9 @@ def spec_paths(verdict: str) -> list[Path]:
     return [p for p in sorted(SPECS.glob("*.cu")) if expectation(p)[0] == verdict]
 
 
-def kernel_of(path: Path) -> Kernel:
-    (kernel,) = load_kernels(str(path))
-    return make_monotonic(kernel)
+def kernels_of(path: Path) -> list[Kernel]:
+    """The file's kernels (a device function with a contract is one of its own)."""
+    return [make_monotonic(k) for k in load_kernels(str(path))]
 
 
 def expected_hit(v: Violation, items: set[tuple[str, int]]) -> bool:
@@ -71,25 +74,25 @@ def expected_hit(v: Violation, items: set[tuple[str, int]]) -> bool:
 
 @pytest.mark.parametrize("path", spec_paths("verified"), ids=lambda p: p.stem)
 def test_verified_specs_never_fail_in_execution(path: Path) -> None:
-    kernel = kernel_of(path)
-    r = test_kernel(kernel, THREADS, TRIALS, seed=7, generator=AutoInputs(), races_fail=False)
-    assert r.ok, f"{path.name}: the prover says verified, but execution fails:\n{r.counterexample}"
-    assert r.passed > TRIALS // 2, f"{path.name}: only {r.passed} admissible runs"
+    for kernel in kernels_of(path):
+        r = test_kernel(kernel, THREADS, TRIALS, seed=7, generator=AutoInputs(), races_fail=False)
+        assert r.ok, f"{path.name}: the prover says verified, but execution fails:\n{r.counterexample}"
+        assert r.passed > TRIALS // 2, f"{path.name}: only {r.passed} admissible runs"
 
 
 @pytest.mark.parametrize("path", spec_paths("failed"), ids=lambda p: p.stem)
 def test_failed_specs_fail_in_execution(path: Path) -> None:
     _, items = expectation(path)
-    kernel = kernel_of(path)
-    r = test_kernel(kernel, THREADS, TRIALS, seed=7, generator=AutoInputs(), races_fail=False)
-    if r.counterexample is not None:
-        hits = [v for v in r.counterexample.failures if expected_hit(v, items)]
-        assert hits, (
-            f"{path.name}: execution fails, but not at an expected place: {r.counterexample.violations}"
-        )
-        return
+    for kernel in kernels_of(path):
+        r = test_kernel(kernel, THREADS, TRIALS, seed=7, generator=AutoInputs(), races_fail=False)
+        if r.counterexample is not None:
+            hits = [v for v in r.counterexample.failures if expected_hit(v, items)]
+            assert hits, (
+                f"{path.name}: execution fails, but not at an expected place: {r.counterexample.violations}"
+            )
+            return
     # Not found by testing: a replayed model of a refuted VC must show it.
-    (raw,) = load_kernels(str(path))
-    solved = replay_results(solve([prepare_kernel(str(path), raw, None)], VerifyOptions(jobs=2)))
-    verdicts = [res.replay for res in solved[0].results if res.result.outcome is Outcome.REFUTED]
+    prepared = [prepare_kernel(str(path), raw, None) for raw in load_kernels(str(path))]
+    solved = replay_results(solve(prepared, VerifyOptions(jobs=2)))
+    verdicts = [res.replay for k in solved for res in k.results if res.result.outcome is Outcome.REFUTED]
     assert any(v is not None and v.confirmed for v in verdicts), f"{path.name}: no violation in execution"

@@ -55,9 +55,13 @@ def test_requires_fix_sizes_and_conflicts_are_reported() -> None:
 # -- coordinates --------------------------------------------------------------------------
 
 
-def test_live_coordinates_are_those_the_kernel_reads() -> None:
-    one = lower("__global__ void k(int *a) { a[threadIdx.x] = blockDim.y; }")
+def test_live_coordinates_are_those_whose_index_or_size_the_kernel_reads() -> None:
+    one = lower("__global__ void k(int *a) { a[threadIdx.x] = 1; }")
     assert live_coords(one) == (Coord(False, 0),)
+    size_only = lower(
+        "/*@ requires gridDim.x == 2; */ __global__ void k(int *a) { a[threadIdx.x] = blockDim.y; }"
+    )
+    assert live_coords(size_only) == (Coord(False, 0), Coord(False, 1), Coord(True, 0))
     grid = lower(
         """
         /*@ ensures \\forall int k; 0 <= k < 2 ==> a[k] == k; */
@@ -158,6 +162,32 @@ def test_symbolic_grid_sizes() -> None:
         """
     assert outcomes(src % "a[k] + 1") == [PROVED]
     assert outcomes(src % "a[k]") == [REFUTED]
+
+
+def test_review_findings_are_refuted() -> None:
+    """Three false "verified" verdicts of the first grid version (an adversarial review)."""
+    # `@ t` outside the block named a thread of the next block
+    at_outside = """
+        /*@ requires blockDim.x == 2 && gridDim.x == 2;
+            ensures \\forall int t; 0 <= t <= blockDim.x ==> v @ t == blockIdx.x; */
+        __global__ void k(int *a) { int v = blockIdx.x; a[0] = 0; }
+        """
+    assert outcomes(at_outside) == [REFUTED]
+    # pySMT's simplifier folded integer division through floats (wrong from 2^53 on)
+    big = """
+        /*@ requires blockDim.x == 1 && gridDim.x == 2; ensures out[0] == 1; */
+        __global__ void k(long long *out) {
+            if ((9007199254740993LL + blockIdx.x) / 3 == 3002399751580330LL) out[blockIdx.x] = 1;
+            else out[blockIdx.x] = 0;
+        }
+        """
+    assert outcomes(big) == [REFUTED]
+    # blocks have their own uninitialised __shared__ memory, even when blockIdx is not read
+    shared = """
+        /*@ requires gridDim.x == 2; ensures \\exists int k; \\all(v == k); */
+        __global__ void k(int *a) { __shared__ int s; int v = s; a[0] = 0; }
+        """
+    assert outcomes(shared) == [REFUTED]
 
 
 # -- execution ----------------------------------------------------------------------------

@@ -65,6 +65,9 @@ def select_kernel(path: str, name: str | None) -> Kernel:
     return make_monotonic(chosen[0])
 
 
+MAX_RUN_THREADS = 1 << 16  # the interpreter keeps a few lists per thread and steps them all
+
+
 def launch_flags(geo: Geometry) -> list[str]:
     """The `run` flags that reproduce a launch."""
     if len(geo.live) == 1:
@@ -141,6 +144,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     kernel = select_kernel(args.file, args.kernel)
     threads = geometry(kernel, launch_of(args, args.threads))
+    if threads.threads > MAX_RUN_THREADS:
+        raise ConfigError(
+            f"this launch has {threads.threads:,} threads; `run` executes at most {MAX_RUN_THREADS:,}"
+        )
     if args.step_budget < 1:
         raise ConfigError(f"--step-budget must be at least 1, not {args.step_budget}")
     inputs = read_inputs(args.input)

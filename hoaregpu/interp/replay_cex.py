@@ -338,7 +338,9 @@ def execution_evidence(
     if hit is None:
         return None
     shown = json.dumps(run.inputs, separators=(",", ":"))
-    detail = f"{_violation_text(hit)} ({run.threads} threads, inputs {shown})"
+    geo = run.initial.geo
+    shape = f"{run.threads} threads" if len(geo.live) == 1 else geo.describe()
+    detail = f"{_violation_text(hit)} ({shape}, inputs {shown})"
     return ReplayVerdict(True, detail, run.threads, run.inputs, run)
 
 

@@ -20,7 +20,7 @@ from pysmt.typing import BOOL, INT, FunctionType, PySMTType
 
 from .. import core
 from ..errors import Span, SpecError
-from ..grid import is_multi_block, kernel_terms, live_coords, with_contract
+from ..grid import is_multi_block, live_coords, with_contract
 from ..launch import ALL_COORDS, THREAD_X, Coord, Launch
 from ..terms import (
     At,
@@ -42,7 +42,6 @@ from ..terms import (
     UnOp,
     Var,
     builtin_name,
-    subterms,
 )
 from .smtlib import RESERVED_NAMES
 
@@ -73,9 +72,9 @@ class Encoder:
         given = threads if isinstance(threads, Launch) else Launch.of_threads(threads)
         self.launch = with_contract(kernel, given)
         # A fixed size is a literal, so that `k % blockDim.x` stays linear.
+        self.live = live_coords(kernel)
         self.sizes = {c: self._size_symbol(c) for c in ALL_COORDS}
         self.ntid = self.sizes[THREAD_X]
-        self.live = live_coords(kernel)
         self.multi_block = is_multi_block(self.live)
         live_sizes = [self.sizes[c] for c in self.live]
         # N: the threads of the model (the paper's N when there is one block, one dimension)
@@ -96,6 +95,8 @@ class Encoder:
     # -- the grid (hoaregpu.grid) ---------------------------------------------------
 
     def _size_symbol(self, c: Coord) -> FNode:
+        if c not in self.live:
+            return self.mgr.Int(1)  # an unread coordinate (hoaregpu.grid)
         fixed = self.launch.size(c)
         if fixed is not None:
             return self.mgr.Int(fixed)
@@ -106,19 +107,10 @@ class Encoder:
     def size_facts(self) -> list[FNode]:
         """Every symbolic size the kernel reads is at least 1, and so is N."""
         m = self.mgr
-        used = {c for c in ALL_COORDS if not self.sizes[c].is_constant() and self.reads_size(c)}
-        facts = [m.GE(self.sizes[c], m.Int(1)) for c in ALL_COORDS if c in used]
+        facts = [m.GE(self.sizes[c], m.Int(1)) for c in self.live if not self.sizes[c].is_constant()]
         if len(self.live) > 1:
             facts.append(m.GE(self.nthreads, m.Int(1)))
         return facts
-
-    def reads_size(self, c: Coord) -> bool:
-        if c in self.live:
-            return True
-        want = type(c.size_term())
-        return any(
-            isinstance(x, want) and x.axis == c.axis for t in kernel_terms(self.kernel) for x in subterms(t)
-        )
 
     def coord_at(self, c: Coord, thread: FNode) -> FNode:
         """The coordinate `c` of thread number `thread`: mixed radix over the live coordinates."""
@@ -143,20 +135,27 @@ class Encoder:
         assert total is not None
         return total
 
-    def same_block_thread(self, linear: FNode, current: FNode | None, span: Span | None) -> FNode:
-        """`e @ t`: thread `t` (linear id `x + y*bdx + z*bdx*bdy`) of the current thread's block."""
+    def same_block_thread(
+        self, linear: FNode, current: FNode | None, span: Span | None
+    ) -> tuple[FNode, FNode | None]:
+        """`e @ t`: thread `t` (linear id `x + y*bdx + z*bdx*bdy`) of the current thread's
+        block, and the condition that `t` is a thread of a block (None: the paper's one-block
+        reading, where `x @ t` outside the threads is just an unconstrained value)."""
         if len(self.live) == 1:
-            return linear
+            return linear, None
         m = self.mgr
         coords: dict[Coord, FNode] = {}
         rest = linear
+        block_size: list[FNode] = []
         for axis in range(3):
             c = Coord(False, axis)
             size = self.sizes[c]
+            block_size.append(size)
             here = rest if axis == 2 else m.Minus(rest, m.Times(size, m.Div(rest, size)))
             if c in self.live:
                 coords[c] = here
             rest = m.Div(rest, size)
+        inside = m.And(m.LE(m.Int(0), linear), m.LT(linear, m.Times(block_size)))
         if self.multi_block:
             if current is None:
                 raise SpecError(
@@ -167,7 +166,7 @@ class Encoder:
             for c in self.live:
                 if c.block:
                     coords[c] = self.coord_at(c, current)
-        return self.compose(coords)
+        return self.compose(coords), inside
 
     def same_block(self, i: FNode, j: FNode) -> FNode:
         blocks = [c for c in self.live if c.block]
@@ -367,7 +366,13 @@ class Encoder:
             return q(list(fresh.values()), body)
         if isinstance(t, At):
             linear = self._int(self._value(t.thread, thread, bound, old))
-            return self._value(t.term, self.same_block_thread(linear, thread, t.span), bound, old)
+            where, inside = self.same_block_thread(linear, thread, t.span)
+            value = self._value(t.term, where, bound, old)
+            if inside is None:
+                return value
+            # outside its block `@ t` names no thread: a value nothing is known of
+            nowhere = self.fresh("at.outside", FunctionType(value.get_type(), [INT]))
+            return m.Ite(inside, value, m.Function(nowhere, [linear]))
         if isinstance(t, Old):
             return self._value(t.term, thread, bound, old=True)
         if isinstance(t, ThreadPred):

@@ -37,13 +37,10 @@ def _bound_of(guard: FNode, v: FNode) -> int | None:
 
 
 class ExpandThreadQuantifiers(IdentityDagWalker):  # type: ignore[misc]
-    """With `simplify`, each instance is simplified: in a grid, a thread's coordinates are
-    `div`/`mod` of its number, which become literals (solvers timed out on a 64-thread 2-D
-    transpose without it and prove it at once with it)."""
-
-    def __init__(self, env: Environment, simplify: bool = False) -> None:
+    # (pySMT's `simplify()` is not used on instances: it folds integer `div` through floats,
+    # which is wrong from 2^53 on.)
+    def __init__(self, env: Environment) -> None:
         super().__init__(env=env, invalidate_memoization=False)
-        self.simplify = simplify
 
     def _expand(self, formula: FNode, body: FNode, universal: bool) -> FNode | None:
         qvars = formula.quantifier_vars()
@@ -61,8 +58,6 @@ class ExpandThreadQuantifiers(IdentityDagWalker):  # type: ignore[misc]
             return None
         mgr = self.mgr
         instances = [body.substitute({v: mgr.Int(t)}) for t in range(k)]
-        if self.simplify:
-            instances = [i.simplify() for i in instances]
         return mgr.And(instances) if universal else mgr.Or(instances)
 
     def walk_forall(self, formula: FNode, args: list[FNode], **kwargs: object) -> FNode:

@@ -153,11 +153,7 @@ def _queries(
     enc: Encoder, kernel: core.Kernel, formula: FNode, obligation: FNode, witnesses: list[tuple[str, FNode]]
 ) -> tuple[Query, ...]:
     queries: list[Query] = [Query(enc.ntid, "blockDim.x")]
-    queries += [
-        Query(enc.sizes[c], builtin_name(c.size_term()))
-        for c in ALL_COORDS[1:]
-        if c in enc.live or (not enc.sizes[c].is_constant() and enc.reads_size(c))
-    ]
+    queries += [Query(enc.sizes[c], builtin_name(c.size_term())) for c in ALL_COORDS[1:] if c in enc.live]
     queries += [Query(c, label) for label, c in witnesses]
     for name in kernel.params:
         d = kernel.decl(name)
