@@ -169,6 +169,12 @@ class Kernel:
     # sizes fixed by `requires blockDim.x == K;` etc. (K a literal)
     launch: Launch = field(default_factory=Launch)
     span: Span | None = field(default=None, compare=False, repr=False)
+    device: bool = False  # a `__device__` function with a contract, verified on its own
+
+    @property
+    def what(self) -> str:
+        """How reports name it."""
+        return f"device function {self.name}" if self.device else f"kernel {self.name}"
 
     @property
     def fixed_threads(self) -> int | None:

@@ -376,6 +376,7 @@ def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
         body=body,
         launch=grid.fixed_by_requires(requires),
         span=k.span,
+        device=k.device,
     )
     return grid.per_block_shared(kernel)
 

@@ -152,7 +152,7 @@ def kernel_summary(k: KernelResult) -> str:
     counts = Counter(r.result.outcome for r in k.results)
     parts = [f"{n} {o.value}" for o, n in sorted(counts.items(), key=lambda x: list(Outcome).index(x[0]))]
     detail = ", ".join(parts) if parts else "no VCs"
-    return f"kernel {k.prepared.kernel.name} ({k.prepared.path}): {k.verdict} ({detail})"
+    return f"{k.prepared.kernel.what} ({k.prepared.path}): {k.verdict} ({detail})"
 
 
 def overall_summary(run: RunResult) -> str:

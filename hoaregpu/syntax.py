@@ -204,6 +204,7 @@ class KernelDef:
     ensures: tuple[Clause, ...]
     body: Block
     span: Span = field(compare=False, repr=False)
+    device: bool = False  # a `__device__` function with a contract, verified on its own
 
 
 @dataclass(frozen=True)

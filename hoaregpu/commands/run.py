@@ -57,11 +57,11 @@ def select_kernel(path: str, name: str | None) -> Kernel:
         if not chosen:
             names = ", ".join(k.name for k in kernels) or "none"
             raise ConfigError(f"{path} has no kernel named {name!r} (kernels: {names})")
-    elif len(kernels) != 1:
+    elif len([k for k in kernels if not k.device]) != 1:
         names = ", ".join(k.name for k in kernels) or "none"
         raise ConfigError(f"{path} has {len(kernels)} kernels ({names}); choose one with --kernel")
-    else:
-        chosen = list(kernels)
+    else:  # the one __global__ kernel (device functions with contracts are chosen by name)
+        chosen = [k for k in kernels if not k.device]
     return make_monotonic(chosen[0])
 
 

@@ -161,7 +161,7 @@ class Translator(Inliner):
         finally:
             self.inline_stack.pop()
             self.used = saved_used | inside
-        return KernelDef(name, params, (), (), Block(tuple(stmts), self.span(body)), span)
+        return KernelDef(name, params, (), (), Block(tuple(stmts), self.span(body)), span, device=True)
 
     def top_level(self, parent: Any) -> list[Any]:
         """The file's declarations in order, looking into `extern "C" { ... }` and namespaces."""

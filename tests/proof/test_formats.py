@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from hoaregpu.errors import UnsupportedError
 from hoaregpu.proof.derivation import parse_proof, render
 from hoaregpu.proof.generate import derive_kernel
 from hoaregpu.proof.kernel import load_kernels
@@ -19,7 +20,12 @@ SPECS = sorted(str(p) for p in Path("specs").glob("*.cu"))
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_render_parse_roundtrip(spec: str) -> None:
-    for info in load_kernels(spec):
+    try:
+        infos = load_kernels(spec)
+    except UnsupportedError as e:  # grids and calls through contracts: refused, clearly
+        assert "grids" in (e.hint or "") or "contract" in e.message, e.render()
+        return
+    for info in infos:
         proof = derive_kernel(info)
         again = parse_proof(render(proof))
         for a, b in zip(proof.root.walk(), again.root.walk(), strict=True):
