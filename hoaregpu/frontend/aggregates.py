@@ -115,6 +115,16 @@ class Aggregates(ExpressionTranslator):
             if ch.kind in bad:
                 raise self.unsupported(f"struct type '{written}' with {bad[ch.kind]}", cur, STRUCT_HINT)
 
+    def written(self, ty: Any) -> str:
+        """The element type as the user wrote it (`P` for a parameter `P *a`, typedefs kept)."""
+        TK = self.ci.TypeKind
+        peel = (TK.POINTER, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY)
+        while ty.get_canonical().kind in peel:
+            if ty.kind not in peel:  # a typedef of a pointer: only the canonical type peels
+                ty = ty.get_canonical()
+            ty = ty.get_pointee() if ty.kind == TK.POINTER else ty.element_type
+        return str(ty.spelling)
+
     def record_of(self, ty: Any) -> Any | None:
         """The struct type that `ty` is, points to, or is an array of (None if none)."""
         ty = ty.get_canonical()
@@ -136,7 +146,7 @@ class Aggregates(ExpressionTranslator):
             raise self.unsupported(f"member access '.{cur.spelling}' on this expression", cur, STRUCT_HINT)
         bt = base.type.get_canonical()
         record = bt.get_pointee() if bt.kind == self.ci.TypeKind.POINTER else bt
-        self.leaves(record, base, base.type.spelling)  # checks the type
+        self.leaves(record, base, self.written(base.type))  # checks the type
         indices = target.indices
         if bt.kind == self.ci.TypeKind.POINTER:
             indices = (*indices, IntLit(0, self.span(cur)))
@@ -244,7 +254,8 @@ class Aggregates(ExpressionTranslator):
         node = _strip(init, self.K) if init is not None else None
         constructed = node is not None and node.kind == self.K.CALL_EXPR and node.referenced is not None
         if constructed and node.referenced.kind == self.K.CONSTRUCTOR:
-            if _is_prelude(ty.get_declaration()):  # dim3's constructor sets defaults
+            if any(ch.kind == self.K.CONSTRUCTOR for ch in ty.get_declaration().get_children()):
+                # dim3's constructor sets defaults (a file's structs with constructors are rejected)
                 raise self.unsupported(f"type '{cur.type.spelling}' built by its constructor", cur)
             if not list(node.get_arguments()):
                 node = None  # a trivial default constructor: the fields stay uninitialised

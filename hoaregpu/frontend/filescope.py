@@ -125,6 +125,8 @@ class FileScope(Aggregates):
         if not self.is_constant(ref):
             return None
         inits = [ch for ch in ref.get_children() if ch.kind.is_expression()]
+        if ref.type.get_canonical().kind.name.endswith("ARRAY"):  # the others are extents
+            inits = [ch for ch in inits if ch.kind == self.K.INIT_LIST_EXPR]
         if not inits:
             return None
         values: dict[tuple[str, tuple[int, ...]], Term] = {}

@@ -112,7 +112,7 @@ class Inliner(MemoryOps):
                     if record is None:
                         entry.append(AliasDecl(p.spelling, value.name, span))
                         names[p.spelling] = value.name
-                    for leaf in self.leaves(record, p, p.type.spelling) if record is not None else []:
+                    for leaf in self.leaves(record, p, self.written(p.type)) if record is not None else []:
                         entry.append(AliasDecl(p.spelling + leaf.suffix, value.name + leaf.suffix, span))
                         names[p.spelling + leaf.suffix] = value.name + leaf.suffix
                     continue

@@ -45,7 +45,7 @@ class MemoryOps(FileScope):
         ref = cur.referenced
         if cur.spelling not in _NAMES:
             return False
-        return ref is None or _is_prelude(ref) or ref.location.file is None
+        return cur.spelling.startswith("__builtin_") or _is_prelude(ref)  # not a function of the file
 
     def memory_call(self, cur: Any) -> Stmt:
         name = _NAMES[cur.spelling]
@@ -155,7 +155,13 @@ class MemoryOps(FileScope):
         for k in range(count):
             first: tuple[Term, ...] = ()
             if place.offset is not None:
-                first = (place.offset if k == 0 else Binary(BinOp.ADD, place.offset, IntLit(k, span), span),)
+                off = place.offset
+                if k == 0:
+                    first = (off,)
+                elif isinstance(off, IntLit):
+                    first = (IntLit(off.value + k, span),)
+                else:
+                    first = (Binary(BinOp.ADD, off, IntLit(k, span), span),)
             for leaf in leaves:
                 for c in leaf.cells():
                     index = (*place.var.indices, *first, *(IntLit(i, span) for i in c))

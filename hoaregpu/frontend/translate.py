@@ -220,7 +220,7 @@ class Translator(Inliner):
             dims += 1
         span = self.start_span(cur)
         if ty.kind == self.ci.TypeKind.RECORD:  # one parameter per field (aggregates.py)
-            leaves = self.leaves(ty, cur, cur.type.spelling)
+            leaves = self.leaves(ty, cur, self.written(cur.type))
             if dims == 0 and any(leaf.extents for leaf in leaves):
                 raise self.unsupported(
                     f"struct parameter '{cur.spelling}' by value with an array field", cur, "pass a pointer"
