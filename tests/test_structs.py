@@ -84,7 +84,9 @@ def test_a_copy_within_one_array_reads_the_source_first() -> None:
 
 
 def test_a_field_mixed_up_is_refuted() -> None:
-    contract = "/*@ requires blockDim.x == 2; ensures \\forall int j; 0 <= j < 2 ==> a[j].y == \\old(a[j].x); */\n"
+    contract = (
+        "/*@ requires blockDim.x == 2;\n ensures \\forall int j; 0 <= j < 2 ==> a[j].y == \\old(a[j].x); */\n"
+    )
     good = contract + "__global__ void k(P *a) { P t = a[threadIdx.x]; a[threadIdx.x].y = t.x; }"
     bad = contract + "__global__ void k(P *a) { P t = a[threadIdx.x]; a[threadIdx.x].y = t.y; }"
     assert [v.outcome for v in verdicts(PAIR + good)] == [PROVED]
@@ -93,7 +95,8 @@ def test_a_field_mixed_up_is_refuted() -> None:
 
 def test_annotations_name_fields_with_dots_arrows_and_indices() -> None:
     src = (
-        "/*@ requires blockDim.x == 1; ensures p->x == 4 && q[0].v[2] == 5 && q[0].p.y == \\old(q[0].p.x); */\n"
+        "/*@ requires blockDim.x == 1;\n"
+        "    ensures p->x == 4 && q[0].v[2] == 5 && q[0].p.y == \\old(q[0].p.x); */\n"
         "__global__ void k(P *p, Q *q) { p->x = 4; q->v[2] = 5; q[0].p.y = q[0].p.x; }"
     )
     assert [v.outcome for v in verdicts(PAIR + src)] == [PROVED]
@@ -103,7 +106,8 @@ def test_typedefs_using_and_vector_types() -> None:
     src = (
         "typedef P pt; using Pu = pt; typedef unsigned int word;\n"
         "/*@ requires blockDim.x == 1; ensures o[0].w == 3 && o[0].x == 0; */\n"
-        "__global__ void k(Pu *a, uint4 *o) { word w = 3; uint4 v = {0, 1, 2}; v.w = w; o[0] = v; a[0].x = 1; }"
+        "__global__ void k(Pu *a, uint4 *o) {\n"
+        "    word w = 3; uint4 v = {0, 1, 2}; v.w = w; o[0] = v; a[0].x = 1; }"
     )
     assert [v.outcome for v in verdicts(PAIR + src)] == [PROVED, PROVED]
 
@@ -120,7 +124,8 @@ def test_device_functions_take_and_return_structs() -> None:
 
 def test_a_field_named_like_an_encoding_suffix_does_not_meet_another_variable() -> None:
     # `x.old` would be the SMT name of x's initial value; the struct's field is renamed
-    src = "struct O { int old; };\n__global__ void k(int *a, int x) { if (x > 0) { O x; x.old = 1; a[0] = x.old; } }"
+    src = "struct O { int old; };\n"
+    src += "__global__ void k(int *a, int x) { if (x > 0) { O x; x.old = 1; a[0] = x.old; } }"
     names = [d.name for d in lower(PAIR + src).decls]
     assert "x" in names and "x.old" not in names and "x.old.1" in names
 
@@ -168,7 +173,10 @@ def test_memset_and_memcpy_with_constant_lengths() -> None:
         ("typedef struct { float f; } G; __global__ void k() { G g; }", "in 'G'"),
         ("__global__ void k(float4 *v) { }", "in 'float4'"),
         ("struct B { int b : 3; }; __global__ void k(B *u) { }", "bit-field 'b'"),
-        ("struct M { int m; __device__ int get() { return m; } }; __global__ void k(M *u) { }", "member functions"),
+        (
+            "struct M { int m; __device__ int get() { return m; } };\n__global__ void k(M *u) { }",
+            "member functions",
+        ),
         ("struct D : P { }; __global__ void k(D *u) { }", "base classes"),
         ("struct S { int *p; }; __global__ void k(S *u) { }", "field 'p' of type 'int *'"),
         ("__global__ void k(Q q) { }", "by value with an array field"),
@@ -176,9 +184,15 @@ def test_memset_and_memcpy_with_constant_lengths() -> None:
         ("__global__ void k(P *a, int n) { memset(a, 0, n * sizeof(P)); }", "length that is not a constant"),
         ("__global__ void k(int *a) { memset(a, 0, 6); }", "not a whole number of 'int'"),
         ("__global__ void k(int *a, P *p) { memcpy(a, p, 8); }", "memcpy from 'P' to 'int'"),
-        ("__device__ int g; __device__ int f() { return g; } __global__ void k(int *a) { int g = 2; a[0] = f(); }",
-         "named like the file-scope variable"),
-        ("__constant__ int C[2]; __device__ void f(int *p) { } __global__ void k() { f(C); }", "pointer to non-const"),
+        (
+            "__device__ int g; __device__ int f() { return g; }\n"
+            "__global__ void k(int *a) { int g = 2; a[0] = f(); }",
+            "named like the file-scope variable",
+        ),
+        (
+            "__constant__ int C[2]; __device__ void f(int *p) { }\n__global__ void k() { f(C); }",
+            "to non-const",
+        ),
         ("__device__ int *gp; __global__ void k() { gp[0] = 1; }", "file-scope pointer variable 'gp'"),
     ],
 )

@@ -167,9 +167,7 @@ class Aggregates(ExpressionTranslator):
             return lambda leaf, cell: values[(leaf.suffix, cell)]
         term = self.expr(cur)
         if not isinstance(term, Var):
-            raise self.unsupported(
-                "this struct-valued expression", cur, "copy a struct variable or array cell"
-            )
+            raise self.unsupported("this struct-valued expression", cur, "copy a struct variable or cell")
         return lambda leaf, cell: Var(
             term.name + leaf.suffix, (*term.indices, *_lits(cell, term.span)), term.span
         )
@@ -252,8 +250,8 @@ class Aggregates(ExpressionTranslator):
         span = self.span(cur)
         stmts: list[Stmt] = list(self.struct_decls(cur.spelling, shared, sizes, ty, cur))
         node = _strip(init, self.K) if init is not None else None
-        constructed = node is not None and node.kind == self.K.CALL_EXPR and node.referenced is not None
-        if constructed and node.referenced.kind == self.K.CONSTRUCTOR:
+        ctor = node.referenced if node is not None and node.kind == self.K.CALL_EXPR else None
+        if node is not None and ctor is not None and ctor.kind == self.K.CONSTRUCTOR:
             if any(ch.kind == self.K.CONSTRUCTOR for ch in ty.get_declaration().get_children()):
                 # dim3's constructor sets defaults (a file's structs with constructors are rejected)
                 raise self.unsupported(f"type '{cur.type.spelling}' built by its constructor", cur)
@@ -287,7 +285,7 @@ class Aggregates(ExpressionTranslator):
         # C reads the whole source before it writes: when the source reads the target's
         # variables (`a[i] = a[j]`), every cell goes through a temporary first
         if len(cells) > 1 and any(_reads(value, target.name) for _, _, value in cells):
-            staged = []
+            staged: list[tuple[Leaf, Var, Term]] = []
             for leaf, lhs, value in cells:
                 name = self.fresh_temp("copy")
                 btype = self.base_type(leaf.type, cur, leaf.type.spelling)

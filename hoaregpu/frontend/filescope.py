@@ -25,9 +25,7 @@ from .expressions import _strip
 # the most initialised cells a `__constant__` variable's entry fact spells out (a bigger
 # table has unknown contents, which is sound: nothing is assumed of it)
 MAX_CONSTANT_CELLS = 1024
-FILE_SCOPE_HINT = (
-    "kernels may use file-scope '__device__' and '__constant__' variables and const integer constants"
-)
+FILE_SCOPE_HINT = "kernels may use file-scope '__device__' and '__constant__' variables and const integers"
 
 
 @dataclass
@@ -58,7 +56,7 @@ class FileScope(Aggregates):
             and any(ch.kind == self.K.CUDACONSTANT_ATTR for ch in ref.get_children())
         )
 
-    def root_ref(self, cur: Any) -> Any | None:
+    def root_ref(self, cur: Any) -> Any:
         """The variable an lvalue expression (`c`, `c[i]`, `s.f`, `p->f[2]`) is part of."""
         K = self.K
         while True:

@@ -66,9 +66,7 @@ class MemoryOps(FileScope):
             src = self.place(args[1], cur, write=False)
             if src.type.get_canonical().spelling != dst.type.get_canonical().spelling:
                 raise self.unsupported(
-                    f"memcpy from '{src.type.spelling}' to '{dst.type.spelling}'",
-                    cur,
-                    "copy between the same types",
+                    f"memcpy from '{src.type.spelling}' to '{dst.type.spelling}'", cur, "copy the same types"
                 )
             reads = [v for _, v in self.cells(src, leaves, count, cur)]
             pairs = [
@@ -77,7 +75,7 @@ class MemoryOps(FileScope):
         span = self.span(cur)
         stmts: list[Stmt] = []
         if name == "memcpy" and len(pairs) > 1 and any(_reads(r, dst.var.name) for _, _, r in pairs):
-            staged = []
+            staged: list[tuple[Leaf, Var, Term]] = []
             for leaf, v, r in pairs:  # the source is read before anything is written
                 temp = self.fresh_temp("memcpy")
                 btype = self.base_type(leaf.type, cur, leaf.type.spelling)
@@ -93,10 +91,8 @@ class MemoryOps(FileScope):
         while node.kind == K.CSTYLE_CAST_EXPR or node.kind == K.CXX_STATIC_CAST_EXPR:
             node = _strip([ch for ch in node.get_children() if ch.kind.is_expression()][-1], K)
         if write and self.is_constant(self.root_ref(node)):
-            raise SpecError(
-                f"'{self.root_ref(node).spelling}' is a __constant__ variable: a kernel cannot write it",
-                self.span(node),
-            )
+            name = self.root_ref(node).spelling
+            raise SpecError(f"'{name}' is a __constant__ variable: a kernel cannot write it", self.span(node))
         if node.kind == K.UNARY_OPERATOR and clang.unary_operator(node) == 5:  # &x
             (inner,) = [ch for ch in node.get_children() if ch.kind.is_expression()]
             inner = _strip(inner, K)
@@ -132,25 +128,20 @@ class MemoryOps(FileScope):
         length = clang.constant_value(cur)
         size = elem.get_canonical().get_size()
         if length is None:
-            raise self.unsupported(
-                f"'{call.spelling}' with a length that is not a constant", cur, MEMORY_HINT
-            )
+            what = f"'{call.spelling}' with a length that is not a constant"
+            raise self.unsupported(what, cur, MEMORY_HINT)
         if size <= 0 or length % size:
-            raise self.unsupported(
-                f"'{call.spelling}' of {length} bytes: not a whole number of '{elem.spelling}'",
-                cur,
-                MEMORY_HINT,
-            )
-        return length // size
+            what = f"'{call.spelling}' of {length} bytes: not a whole number of '{elem.spelling}'"
+            raise self.unsupported(what, cur, MEMORY_HINT)
+        return int(length // size)
 
     def cells(self, place: _Place, leaves: list[Leaf], count: int, cur: Any) -> list[tuple[Leaf, Var]]:
         span = self.span(cur)
         if place.offset is None and count > 1:
             raise self.unsupported(f"'{cur.spelling}' past the end of one object", cur, MEMORY_HINT)
         if count * sum(len(list(leaf.cells())) for leaf in leaves) > MAX_COPY_CELLS:
-            raise self.unsupported(
-                f"'{cur.spelling}' of more than {MAX_COPY_CELLS} scalars", cur, MEMORY_HINT
-            )
+            what = f"'{cur.spelling}' of more than {MAX_COPY_CELLS} scalars"
+            raise self.unsupported(what, cur, MEMORY_HINT)
         out: list[tuple[Leaf, Var]] = []
         for k in range(count):
             first: tuple[Term, ...] = ()
@@ -172,9 +163,8 @@ class MemoryOps(FileScope):
         """The value of a cell of `leaf`'s type whose every byte is `byte`."""
         kind = leaf.type.kind.name
         size = leaf.type.get_size()
-        value = int.from_bytes(
-            bytes([byte]) * size, "little", signed=kind not in _UNSIGNED and kind != "BOOL"
-        )
+        signed = kind not in _UNSIGNED and kind != "BOOL"
+        value = int.from_bytes(bytes([byte]) * size, "little", signed=signed)
         if self.base_type(leaf.type, cur, leaf.type.spelling) is BaseType.BOOL and value not in (0, 1):
             raise self.unsupported(f"memset of a bool to the byte {byte}", cur, "use 0 or 1")
         return IntLit(value, self.span(cur))

@@ -219,21 +219,8 @@ class Translator(Inliner):
             ty = ty.get_canonical()
             dims += 1
         span = self.start_span(cur)
-        if ty.kind == self.ci.TypeKind.RECORD:  # one parameter per field (aggregates.py)
-            leaves = self.leaves(ty, cur, self.written(cur.type))
-            if dims == 0 and any(leaf.extents for leaf in leaves):
-                raise self.unsupported(
-                    f"struct parameter '{cur.spelling}' by value with an array field", cur, "pass a pointer"
-                )
-            return [
-                Param(
-                    cur.spelling + leaf.suffix,
-                    self.base_type(leaf.type, cur, cur.type.spelling),
-                    dims + len(leaf.extents),
-                    span,
-                )
-                for leaf in leaves
-            ]
+        if ty.kind == self.ci.TypeKind.RECORD:
+            return self.struct_params(cur, ty, dims, span)
         return [Param(cur.spelling, self.base_type(ty, cur, cur.type.spelling), dims, span)]
 
     # ------------------------------------------------------------ statements
