@@ -22,7 +22,7 @@ from itertools import product
 from typing import Any
 
 from ..errors import Span, SpecError
-from ..syntax import AssignOp, AssignStmt, BaseType, Block, Decl, Declarator, Stmt
+from ..syntax import AssignOp, AssignStmt, BaseType, Block, Decl, Declarator, Param, Stmt
 from ..terms import IntLit, Term, Var, subterms
 from .expressions import _SIGNED, _UNSIGNED, ExpressionTranslator, _is_prelude, _strip
 
@@ -242,6 +242,24 @@ class Aggregates(ExpressionTranslator):
                 Decl(shared, btype, (Declarator(name + leaf.suffix, (*sizes, *extents), None, span),), span)
             )
         return out
+
+    def struct_params(self, cur: Any, ty: Any, dims: int, span: Span) -> list[Param]:
+        """A kernel parameter `S s`, `S *a`, `S a[]`: one parameter per field."""
+        leaves = self.leaves(ty, cur, self.written(cur.type))
+        if dims == 0 and any(leaf.extents for leaf in leaves):
+            # by value, an array field would be each thread's own copy, not global memory
+            raise self.unsupported(
+                f"struct parameter '{cur.spelling}' by value with an array field", cur, "pass a pointer"
+            )
+        return [
+            Param(
+                cur.spelling + leaf.suffix,
+                self.base_type(leaf.type, cur, leaf.type.spelling),
+                dims + len(leaf.extents),
+                span,
+            )
+            for leaf in leaves
+        ]
 
     def struct_decl(
         self, cur: Any, shared: bool, sizes: tuple[Term, ...], ty: Any, init: Any | None
