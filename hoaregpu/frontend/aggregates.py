@@ -182,6 +182,8 @@ class Aggregates(ExpressionTranslator):
             return IntLit(0)  # members without an initialiser are zero in C
         if _strip(cur, self.K).kind == self.K.INIT_LIST_EXPR:
             raise self.unsupported("braces around a scalar initialiser", cur)
+        if self.record_of(cur.type) is not None:  # `{s}` for a struct: braces elided
+            raise self.unsupported("a struct initialised by a struct in braces", cur, "write '= s'")
         return self.store(self.expr(cur), ty, cur)
 
     def initial_values(
