@@ -213,3 +213,21 @@ def test_what_is_not_supported_is_named(text: str, words: str) -> None:
 def test_writing_constant_memory_is_an_input_error(text: str) -> None:
     err = error(text)
     assert not isinstance(err, UnsupportedError) and "__constant__" in err.message
+
+
+GRID = "/*@ requires blockDim.x == 2;\n    requires gridDim.x == 2;\n    ensures \\forall int b; 0 <= b < 2 ==> out[b] == 42; */\n"
+FLAG = (
+    "__global__ void k(int *out) {\n"
+    "    if (blockIdx.x == 0 && threadIdx.x == 0) { flag[0] = 42; }\n"
+    "    __syncthreads();\n"
+    "    if (threadIdx.x == 0) { out[blockIdx.x] = flag[0]; }\n}\n"
+)
+
+
+def test_file_scope_shared_memory_is_per_block_and_device_memory_is_not() -> None:
+    # block 1 reads its own copy of a __shared__ flag, never written
+    assert [v.outcome for v in verdicts("extern __shared__ int flag[];\n" + GRID + FLAG)][-1] is REFUTED
+    # a __device__ array is one for the whole grid: a parameter, not per-block memory
+    shared = {d.name: d.role for d in lower("extern __shared__ int flag[];\n" + GRID + FLAG).decls}
+    device = {d.name: d.role for d in lower("__device__ int flag[1];\n" + GRID + FLAG).decls}
+    assert shared["flag"] is core.VarRole.SHARED_ARRAY and device["flag"] is core.VarRole.ARRAY_PARAM

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Span, SpecError
-from ..syntax import Clause, ClauseKind, Param
+from ..syntax import Clause, ClauseKind, Decl, Declarator, Param
 from ..terms import Binary, BinOp, IntLit, Term, Var
 from . import clang
 from .aggregates import Aggregates
@@ -94,11 +94,13 @@ class FileScope(Aggregates):
                 f"declare the parameter '{param.spelling}' as a pointer to const",
             )
 
-    def global_params(self) -> tuple[list[Param], list[Clause]]:
-        """The used file-scope variables as parameters, and the entry facts of the constant ones."""
+    def global_params(self) -> tuple[list[Param], list[Clause], list[Decl]]:
+        """The used file-scope variables as parameters, the entry facts of the constant ones,
+        and the declarations that begin the kernel for the `__shared__` ones (per block)."""
         TK = self.ci.TypeKind
         params: list[Param] = []
         facts: list[Clause] = []
+        shared: list[Decl] = []
         for name, (ref, use) in self.globals_used.items():
             span = self.span(ref) if clang.in_file(ref, self.tu_path) else self.span(use)
             ty = ref.type.get_canonical()
@@ -107,6 +109,15 @@ class FileScope(Aggregates):
                 ty, dims = ty.element_type.get_canonical(), dims + 1
             if ty.kind == TK.POINTER:
                 raise self.unsupported(f"file-scope pointer variable '{name}'", use, FILE_SCOPE_HINT)
+            if any(ch.kind == self.K.CUDASHARED_ATTR for ch in ref.get_children()):
+                # `extern __shared__ int s[];` at file scope: each block's shared memory
+                sizes = tuple(IntLit(0, span) for _ in range(dims))  # arrays are unbounded maps
+                if ty.kind == TK.RECORD:
+                    shared += self.struct_decls(name, True, sizes, ty, ref)
+                else:
+                    btype = self.base_type(ty, ref, ref.type.spelling)
+                    shared.append(Decl(True, btype, (Declarator(name, sizes, None, span),), span))
+                continue
             if ty.kind == TK.RECORD:
                 for leaf in self.leaves(ty, ref, ref.type.spelling):
                     btype = self.base_type(leaf.type, ref, leaf.type.spelling)
@@ -116,7 +127,7 @@ class FileScope(Aggregates):
             fact = self.constant_fact(name, ref, span)
             if fact is not None:
                 facts.append(Clause(ClauseKind.REQUIRES, fact, span))
-        return params, facts
+        return params, facts, shared
 
     def constant_fact(self, name: str, ref: Any, span: Span) -> Term | None:
         """`c[0] == 1 && c[1] == 2 && ...` for `__constant__ int c[] = {1, 2, ...};`."""

@@ -203,7 +203,8 @@ class Translator(Inliner):
         assert isinstance(block, Block)
         # file-scope variables the kernel uses (filescope.py): extra parameters and entry facts
         self.check_global_shadowing([cur, *self.inlined])
-        globals_, facts = self.global_params()
+        globals_, facts, shared = self.global_params()
+        block = Block((*shared, *block.stmts), block.span)
         self.entry_facts[cur.spelling] = tuple(facts)
         return KernelDef(cur.spelling, (*params, *globals_), (), (), block, self.start_span(cur))
 
