@@ -215,7 +215,10 @@ def test_writing_constant_memory_is_an_input_error(text: str) -> None:
     assert not isinstance(err, UnsupportedError) and "__constant__" in err.message
 
 
-GRID = "/*@ requires blockDim.x == 2;\n    requires gridDim.x == 2;\n    ensures \\forall int b; 0 <= b < 2 ==> out[b] == 42; */\n"
+GRID = (
+    "/*@ requires blockDim.x == 2;\n    requires gridDim.x == 2;\n"
+    "    ensures \\forall int b; 0 <= b < 2 ==> out[b] == 42; */\n"
+)
 FLAG = (
     "__global__ void k(int *out) {\n"
     "    if (blockIdx.x == 0 && threadIdx.x == 0) { flag[0] = 42; }\n"
