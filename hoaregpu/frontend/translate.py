@@ -87,6 +87,9 @@ class Translator(Inliner):
                 if contract and cur.spelling in self.contracts:
                     self.used |= set(contract)
                     result = {RESULT: f"{cur.spelling}.result"}  # the device kernel's local
+                    if self.is_record(cur.result_type):  # `\result.x` (aggregates.py)
+                        for leaf in self.leaves(cur.result_type, cur, cur.result_type.spelling):
+                            result[RESULT + leaf.suffix] = f"{cur.spelling}.result{leaf.suffix}"
                     for i in contract:
                         annot = self.annots[i].annot
                         own = tuple(replace(c, formula=renamed(c.formula, result)) for c in annot.clauses)
@@ -147,11 +150,12 @@ class Translator(Inliner):
         parameters, its body, and `f.result = e` for its final `return e;` (contracts.py)."""
         name = cur.spelling
         body = next(ch for ch in cur.get_children() if ch.kind == self.K.COMPOUND_STMT)
-        params = tuple(self.param(p) for p in cur.get_arguments())
+        params = tuple(x for p in cur.get_arguments() for x in self.param(p))
         locals_ = {d.spelling for d in cur.walk_preorder() if d.kind == self.K.VAR_DECL}
         self.unsigned_params = frozenset(
-            p.name for p in params if p.type.nonnegative and p.name not in locals_
+            p.name for p in params if p.type.nonnegative and p.name.split(".")[0] not in locals_
         )
+        self.globals_used, self.inlined = {}, []
         span = self.start_span(cur)
         children = list(body.get_children())
         last = children[-1] if children and children[-1].kind == self.K.RETURN_STMT else None
@@ -162,13 +166,20 @@ class Translator(Inliner):
             stmts = self.stmt_list(body, children[:-1] if last is not None else children)
             if last is not None and list(last.get_children()):
                 result = f"{name}.result"
-                rtype = self.base_type(cur.result_type.get_canonical(), cur, cur.result_type.spelling)
-                stmts.append(Decl(False, rtype, (Declarator(result, (), None, span),), span))
+                if self.is_record(cur.result_type):
+                    stmts += self.struct_decls(result, False, (), cur.result_type, cur)
+                else:
+                    rtype = self.base_type(cur.result_type.get_canonical(), cur, cur.result_type.spelling)
+                    stmts.append(Decl(False, rtype, (Declarator(result, (), None, span),), span))
                 stmts += self._return(last, result, cur.result_type)
         finally:
             self.inline_stack.pop()
             self.used = saved_used | inside
-        return KernelDef(name, params, (), (), Block(tuple(stmts), self.span(body)), span, device=True)
+        self.check_global_shadowing([cur, *self.inlined])
+        globals_, facts, shared = self.global_params()
+        self.entry_facts[name] = tuple(facts)
+        block = Block((*shared, *stmts), self.span(body))
+        return KernelDef(name, (*params, *globals_), (), (), block, span, device=True)
 
     def top_level(self, parent: Any) -> list[Any]:
         """The file's declarations in order, looking into `extern "C" { ... }` and namespaces."""
