@@ -11,6 +11,7 @@ from hoaregpu.errors import SpecError, UnsupportedError
 from hoaregpu.frontend import parse_text
 from hoaregpu.interp import run_kernel
 from hoaregpu.interp.values import Array
+from hoaregpu.lower import lower_file
 from hoaregpu.pretty import show_stmt
 
 PAIR = "struct P { int x; int y; };\nstruct Q { P p; int v[3]; unsigned k; };\n"
@@ -234,3 +235,17 @@ def test_file_scope_shared_memory_is_per_block_and_device_memory_is_not() -> Non
     shared = {d.name: d.role for d in lower("extern __shared__ int flag[];\n" + GRID + FLAG).decls}
     device = {d.name: d.role for d in lower("__device__ int flag[1];\n" + GRID + FLAG).decls}
     assert shared["flag"] is core.VarRole.SHARED_ARRAY and device["flag"] is core.VarRole.ARRAY_PARAM
+
+
+def test_device_function_contracts_take_and_return_structs() -> None:
+    src = (
+        "__constant__ int T[2] = {1, 2};\n"
+        "/*@ requires s.x >= 0;\n    ensures \\result.x == s.y + T[1] && \\result.y == s.x; */\n"
+        "__device__ P swap2(P s) { P r = {s.y + T[1], s.x}; return r; }\n"
+        "/*@ requires blockDim.x == 2;\n    requires \\forall int j; 0 <= j < 2 ==> a[j].x >= 0;\n"
+        "    ensures \\forall int j; 0 <= j < 2 ==> a[j].y == \\old(a[j].x); */\n"
+        "__global__ void k(P *a) { P t = swap2(a[threadIdx.x]); a[threadIdx.x] = t; }\n"
+    )
+    kernels = lower_file(parse_text(source(PAIR + src), "k.cu"))
+    assert [k.name for k in kernels] == ["swap2", "k"]
+    assert {"swap2.result.x", "swap2.result.y", "T"} <= {d.name for d in kernels[0].decls}
