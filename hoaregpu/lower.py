@@ -73,7 +73,7 @@ class _Lowerer:
             raise SpecError(f"'{c_name}' is declared twice in the same scope", span)
         name = c_name
         n = 0
-        while name in self.info:
+        while name in self.info or _suffix_clash(name, self.info):
             n += 1
             name = f"{c_name}.{n}"
         decl = core.VarDecl(
@@ -327,6 +327,17 @@ class _Lowerer:
         return value
 
 
+# what the SMT encoding appends to a variable's name (`x.old`: its initial value; `abs.v`:
+# a C name that is an SMT-LIB symbol); a struct field flattened to `x.old` must not meet them
+_ENCODING_SUFFIXES = (".old", ".v")
+
+
+def _suffix_clash(name: str, taken: dict[str, _VarInfo]) -> bool:
+    return any(
+        name + s in taken or (name.endswith(s) and name[: -len(s)] in taken) for s in _ENCODING_SUFFIXES
+    )
+
+
 def _is_boolean(t: Term) -> bool:
     if isinstance(t, Binary):
         return t.op.is_comparison or t.op.is_logical
@@ -351,6 +362,8 @@ def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
         for p in k.params:
             if p.dims > 0:
                 kind, role = core.VarKind.SHARED, core.VarRole.ARRAY_PARAM
+            elif p.global_var:
+                kind, role = core.VarKind.SHARED, core.VarRole.SCALAR_PARAM
             elif p.name in assigned:
                 kind, role = core.VarKind.LOCAL, core.VarRole.SCALAR_PARAM
             else:

@@ -51,6 +51,8 @@ class Param:
     type: BaseType
     dims: int  # 0 for a scalar, else the array's dimension
     span: Span = field(compare=False, repr=False)
+    # a file-scope `__device__`/`__constant__` variable (global memory: shared even if assigned)
+    global_var: bool = False
 
 
 @dataclass(frozen=True)

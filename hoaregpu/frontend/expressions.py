@@ -34,7 +34,7 @@ from . import clang
 
 TYPES_HINT = (
     "supported types: bool and the integer types (char, short, int, long, their unsigned variants, size_t),"
-    " all read as mathematical integers; arrays and pointer parameters of them"
+    " all read as mathematical integers; arrays and pointer parameters of them; structs of them"
 )
 BUILTIN_HINT = "the built-in variables are threadIdx, blockIdx, blockDim and gridDim with .x, .y, .z"
 
@@ -121,6 +121,14 @@ class ExpressionTranslator:
         """A call inside an expression (device functions are inlined by translate.py)."""
         raise self.call(cur)
 
+    def global_ref(self, cur: Any, ref: Any) -> Term:
+        """A file-scope variable (filescope.py)."""
+        raise self.unsupported(f"file-scope variable '{cur.spelling}'", cur)
+
+    def member(self, cur: Any) -> Term:
+        """`s.f`, `a[i].f`, `p->f` on a struct (aggregates.py)."""
+        raise self.unsupported("struct member access", cur, TYPES_HINT)
+
     def call(self, cur: Any) -> UnsupportedError:
         return self.unsupported(
             f"call to '{cur.spelling}'", cur, "the only call supported is the statement '__syncthreads();'"
@@ -166,7 +174,7 @@ class ExpressionTranslator:
                     return ThreadId(span) if ref.spelling == "tid" else ThreadCount(span)
                 if _is_prelude(ref):
                     raise self.unsupported(f"'{cur.spelling}'", cur, BUILTIN_HINT)
-                raise self.unsupported(f"file-scope variable '{cur.spelling}'", cur)
+                return self.global_ref(cur, ref)
             return Var(cur.spelling, (), span)
         if k == K.ARRAY_SUBSCRIPT_EXPR:
             base, index = cur.get_children()
@@ -311,7 +319,7 @@ class ExpressionTranslator:
         children = list(cur.get_children())
         base = _strip(children[0], self.K) if children else None
         if base is None or base.kind != self.K.DECL_REF_EXPR or not _is_prelude(base.referenced):
-            raise self.unsupported("struct member access", cur, TYPES_HINT)
+            return self.member(cur)
         name, member = base.spelling, cur.spelling
         term = builtin(name, member, self.span(base))
         if term is None:

@@ -24,18 +24,18 @@ from ..terms import RESULT, Term, Var
 from . import clang
 from .annotations import PlacedAnnot
 from .contracts import Contract, at_call
-from .expressions import ExpressionTranslator
+from .memory import MemoryOps
 
 MAX_INLINE_DEPTH = 32
 
 
 @dataclass
-class Inliner(ExpressionTranslator):
+class Inliner(MemoryOps):
     annots: list[PlacedAnnot] = field(default_factory=list)  # in source order
     used: set[int] = field(default_factory=set)  # indices of annotations attached so far
     inline_stack: list[str] = field(default_factory=list)  # functions being inlined, outermost first
     contracts: dict[str, Contract] = field(default_factory=dict)  # device functions with a contract
-    fresh_count: int = 0
+    inlined: list[Any] = field(default_factory=list)  # definitions inlined into the kernel
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -79,7 +79,12 @@ class Inliner(ExpressionTranslator):
             raise self.unsupported(f"calls nested deeper than {MAX_INLINE_DEPTH}", cur)
         span = self.span(cur)
         params, args = list(fn.get_definition().get_arguments()), list(cur.get_arguments())
-        values = [(p, self.expr(a), a) for p, a in zip(params, args, strict=True)]  # in the caller
+        # in the caller (a struct by value is read by `copy`, below, still in the caller)
+        values: list[tuple[Any, Any, Any]] = [
+            (p, self.struct_source(a) if self.is_record(p.type) else self.expr(a), a)
+            for p, a in zip(params, args, strict=True)
+        ]
+        self.inlined.append(fn.get_definition())
         self.inline_stack.append(fn.spelling)
         # the kernel's parameters are not in scope in f: its names may be f's own
         saved_params, self.unsigned_params = self.unsigned_params, frozenset()
@@ -91,7 +96,10 @@ class Inliner(ExpressionTranslator):
             entry: list[Stmt] = []  # in the body's scope: the parameters
             names: dict[str, str] = {}  # each parameter's name in the caller (for a contract)
             result = None
-            if fn.result_type.get_canonical().kind.name != "VOID":
+            if self.is_record(fn.result_type):
+                result = self.fresh("result")
+                before += self.struct_decls(result, False, (), fn.result_type, fn)
+            elif fn.result_type.get_canonical().kind.name != "VOID":
                 result = self.fresh("result")
                 rtype = self.base_type(fn.result_type.get_canonical(), fn, fn.result_type.spelling)
                 before.append(Decl(False, rtype, (Declarator(result, (), None, span),), span))
@@ -99,8 +107,29 @@ class Inliner(ExpressionTranslator):
                 if p.type.get_canonical().kind.name in ("POINTER", "INCOMPLETEARRAY", "CONSTANTARRAY"):
                     if not isinstance(value, Var) or value.indices:
                         raise self.unsupported("a pointer argument that is not an array's name", arg)
-                    entry.append(AliasDecl(p.spelling, value.name, span))
-                    names[p.spelling] = value.name
+                    self.check_constant_argument(p, arg)
+                    record = self.record_of(p.type)
+                    if record is None:
+                        entry.append(AliasDecl(p.spelling, value.name, span))
+                        names[p.spelling] = value.name
+                    for leaf in self.leaves(record, p, self.written(p.type)) if record is not None else []:
+                        entry.append(AliasDecl(p.spelling + leaf.suffix, value.name + leaf.suffix, span))
+                        names[p.spelling + leaf.suffix] = value.name + leaf.suffix
+                    continue
+                if self.is_record(p.type):  # a struct by value: field by field through temporaries
+                    temp = self.fresh(p.spelling)
+                    before += self.struct_decls(temp, False, (), p.type, p)
+                    before += self.copy(Var(temp, (), span), p.type, value, arg)
+                    entry += self.struct_decls(p.spelling, False, (), p.type, p)
+                    entry += self.copy(
+                        Var(p.spelling, (), span), p.type, self.struct_source_var(temp, span), arg
+                    )
+                    names.update(
+                        {
+                            p.spelling + leaf.suffix: temp + leaf.suffix
+                            for leaf in self.leaves(p.type, p, p.type.spelling)
+                        }
+                    )
                     continue
                 # through a temporary, so that `f(b, a)` for `f(int a, int b)` reads the caller's a
                 ptype = self.base_type(p.type.get_canonical(), p, p.type.spelling)
@@ -121,6 +150,9 @@ class Inliner(ExpressionTranslator):
                 return [*before, Block((*entry, *stmts), span)], result
             if result is not None:
                 names[RESULT] = result
+            if result is not None and self.is_record(fn.result_type):  # `\result.x`
+                leaves = self.leaves(fn.result_type, fn, fn.result_type.spelling)
+                names.update({RESULT + leaf.suffix: result + leaf.suffix for leaf in leaves})
             pre = [
                 AnnotStmt(at_call(c, names, ClauseKind.ASSERT, span), span, call=fn.spelling)
                 for c in contract.requires
@@ -161,6 +193,8 @@ class Inliner(ExpressionTranslator):
         if not values:
             return []
         assert result is not None
+        if self.is_record(result_type):
+            return self._return_struct(ret, result, result_type)
         outer, self.pending = self.pending, []
         try:
             value = self.expr(values[0])
@@ -170,3 +204,13 @@ class Inliner(ExpressionTranslator):
             self.pending = outer
         span = self.span(ret)
         return [*before, AssignStmt(Var(result, (), span), AssignOp.SET, value, span)]
+
+    def _return_struct(self, ret: Any, result: str, result_type: Any) -> list[Stmt]:
+        (value,) = [ch for ch in ret.get_children() if ch.kind.is_expression()]
+        outer, self.pending = self.pending, []
+        try:
+            stmts = self.copy(Var(result, (), self.span(ret)), result_type, self.struct_source(value), ret)
+            before = self.pending
+        finally:
+            self.pending = outer
+        return [*before, *stmts]

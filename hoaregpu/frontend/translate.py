@@ -10,7 +10,7 @@ the statement list it stands in, before the statement that follows it (see
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core import ExitKind
@@ -20,6 +20,7 @@ from ..syntax import (
     AssignOp,
     AssignStmt,
     Block,
+    Clause,
     Decl,
     Declarator,
     EmptyStmt,
@@ -55,6 +56,9 @@ from .inline import Inliner
 
 @dataclass
 class Translator(Inliner):
+    # per kernel: the values of the `__constant__` variables it uses (filescope.py)
+    entry_facts: dict[str, tuple[Clause, ...]] = field(default_factory=dict)
+
     # ------------------------------------------------------------ positions
 
     def start_span(self, cur: Any) -> Span:
@@ -83,6 +87,9 @@ class Translator(Inliner):
                 if contract and cur.spelling in self.contracts:
                     self.used |= set(contract)
                     result = {RESULT: f"{cur.spelling}.result"}  # the device kernel's local
+                    if self.is_record(cur.result_type):  # `\result.x` (aggregates.py)
+                        for leaf in self.leaves(cur.result_type, cur, cur.result_type.spelling):
+                            result[RESULT + leaf.suffix] = f"{cur.spelling}.result{leaf.suffix}"
                     for i in contract:
                         annot = self.annots[i].annot
                         own = tuple(replace(c, formula=renamed(c.formula, result)) for c in annot.clauses)
@@ -105,7 +112,10 @@ class Translator(Inliner):
             if i not in self.used and a.start >= previous_end:
                 self.used.add(i)
                 items.append(a.annot)
-        kernels = placement.top_level(items)
+        kernels = [
+            replace(k, requires=(*self.entry_facts.get(k.name, ()), *k.requires))
+            for k in placement.top_level(items)
+        ]
         stray = [a for i, a in enumerate(self.annots) if i not in self.used and a.annot.clauses]
         if stray:
             raise SpecError(
@@ -140,11 +150,12 @@ class Translator(Inliner):
         parameters, its body, and `f.result = e` for its final `return e;` (contracts.py)."""
         name = cur.spelling
         body = next(ch for ch in cur.get_children() if ch.kind == self.K.COMPOUND_STMT)
-        params = tuple(self.param(p) for p in cur.get_arguments())
+        params = tuple(x for p in cur.get_arguments() for x in self.param(p))
         locals_ = {d.spelling for d in cur.walk_preorder() if d.kind == self.K.VAR_DECL}
         self.unsigned_params = frozenset(
-            p.name for p in params if p.type.nonnegative and p.name not in locals_
+            p.name for p in params if p.type.nonnegative and p.name.split(".")[0] not in locals_
         )
+        self.globals_used, self.inlined = {}, []
         span = self.start_span(cur)
         children = list(body.get_children())
         last = children[-1] if children and children[-1].kind == self.K.RETURN_STMT else None
@@ -155,13 +166,20 @@ class Translator(Inliner):
             stmts = self.stmt_list(body, children[:-1] if last is not None else children)
             if last is not None and list(last.get_children()):
                 result = f"{name}.result"
-                rtype = self.base_type(cur.result_type.get_canonical(), cur, cur.result_type.spelling)
-                stmts.append(Decl(False, rtype, (Declarator(result, (), None, span),), span))
+                if self.is_record(cur.result_type):
+                    stmts += self.struct_decls(result, False, (), cur.result_type, cur)
+                else:
+                    rtype = self.base_type(cur.result_type.get_canonical(), cur, cur.result_type.spelling)
+                    stmts.append(Decl(False, rtype, (Declarator(result, (), None, span),), span))
                 stmts += self._return(last, result, cur.result_type)
         finally:
             self.inline_stack.pop()
             self.used = saved_used | inside
-        return KernelDef(name, params, (), (), Block(tuple(stmts), self.span(body)), span, device=True)
+        self.check_global_shadowing([cur, *self.inlined])
+        globals_, facts, shared = self.global_params()
+        self.entry_facts[name] = tuple(facts)
+        block = Block((*shared, *stmts), self.span(body))
+        return KernelDef(name, (*params, *globals_), (), (), block, span, device=True)
 
     def top_level(self, parent: Any) -> list[Any]:
         """The file's declarations in order, looking into `extern "C" { ... }` and namespaces."""
@@ -185,17 +203,23 @@ class Translator(Inliner):
         return bool(cur.is_definition())
 
     def kernel(self, cur: Any) -> KernelDef:
-        params = tuple(self.param(p) for p in cur.get_arguments())
+        params = tuple(x for p in cur.get_arguments() for x in self.param(p))
         locals_ = {d.spelling for d in cur.walk_preorder() if d.kind == self.K.VAR_DECL}
         self.unsigned_params = frozenset(
-            p.name for p in params if p.type.nonnegative and p.name not in locals_
+            p.name for p in params if p.type.nonnegative and p.name.split(".")[0] not in locals_
         )
+        self.globals_used, self.inlined = {}, []
         body = next(ch for ch in cur.get_children() if ch.kind == self.K.COMPOUND_STMT)
         block = self.stmt(body)
         assert isinstance(block, Block)
-        return KernelDef(cur.spelling, params, (), (), block, self.start_span(cur))
+        # file-scope variables the kernel uses (filescope.py): extra parameters and entry facts
+        self.check_global_shadowing([cur, *self.inlined])
+        globals_, facts, shared = self.global_params()
+        block = Block((*shared, *block.stmts), block.span)
+        self.entry_facts[cur.spelling] = tuple(facts)
+        return KernelDef(cur.spelling, (*params, *globals_), (), (), block, self.start_span(cur))
 
-    def param(self, cur: Any) -> Param:
+    def param(self, cur: Any) -> list[Param]:
         ty = cur.type.get_canonical()
         dims = 0
         while ty.kind in (
@@ -206,7 +230,10 @@ class Translator(Inliner):
             ty = ty.get_pointee() if ty.kind == self.ci.TypeKind.POINTER else ty.element_type
             ty = ty.get_canonical()
             dims += 1
-        return Param(cur.spelling, self.base_type(ty, cur, cur.type.spelling), dims, self.start_span(cur))
+        span = self.start_span(cur)
+        if ty.kind == self.ci.TypeKind.RECORD:
+            return self.struct_params(cur, ty, dims, span)
+        return [Param(cur.spelling, self.base_type(ty, cur, cur.type.spelling), dims, span)]
 
     # ------------------------------------------------------------ statements
 
@@ -228,7 +255,9 @@ class Translator(Inliner):
         if k == K.DECL_STMT:
             self.no_annotations(cur)
             decls = [self.decl(d, self.span(cur)) for d in cur.get_children()]
-            return self.merged(decls, cur)
+            if any(isinstance(d, Block) for d in decls):  # a struct's (aggregates.py)
+                return Block(tuple(decls), self.span(cur), scoped=False)
+            return self.merged([d for d in decls if isinstance(d, Decl)], cur)
         if k == K.IF_STMT:
             children = list(cur.get_children())
             if len(children) > 3 or any(ch.kind in (K.DECL_STMT, K.VAR_DECL) for ch in children[:-1]):
@@ -328,7 +357,7 @@ class Translator(Inliner):
         body_stmt = self.sub(cur, children, len(children) - 1) if len(children) > 1 else self.stmt(body)
         return ForStmt(init, cond, step, body_stmt, (), self.span(cur))
 
-    def decl(self, cur: Any, stmt_span: Span) -> Decl:
+    def decl(self, cur: Any, stmt_span: Span) -> Decl | Block:
         K = self.K
         if cur.kind != K.VAR_DECL:
             raise self.unsupported(f"local declaration of kind {cur.kind.name.lower()}", cur)
@@ -353,8 +382,11 @@ class Translator(Inliner):
             raise self.unsupported(
                 "pointer variables", cur, "declare an array ('int buf[4];') or use a parameter"
             )
-        btype = self.base_type(ty, cur, cur.type.spelling)
         exprs = [ch for ch in children if ch.kind.is_expression()]
+        if ty.kind == TK.RECORD:  # an initialiser is struct-typed, an array's extent is not
+            init_cur = exprs[-1] if exprs and self.record_of(exprs[-1].type) is not None else None
+            return self.struct_decl(cur, shared, tuple(sizes), ty, init_cur)
+        btype = self.base_type(ty, cur, cur.type.spelling)
         init: Term | None = None
         if (
             exprs
@@ -418,8 +450,16 @@ class Translator(Inliner):
         """An expression statement: an assignment, `x++`, or `__syncthreads()`."""
         K = self.K
         cur = _strip(cur, K)
+        if cur.kind == K.CALL_EXPR and cur.spelling == "operator=" and self.is_record(cur.type):
+            # C++'s implicit copy assignment of a struct (aggregates.py rejects user-defined ones)
+            target, _, value = cur.get_children()
+            return self.assign_struct(target, value, cur)
+        if cur.kind == K.CALL_EXPR and self.is_memory_call(cur):
+            return self.memory_call(cur)
         if cur.kind == K.BINARY_OPERATOR and clang.binary_operator(cur) == _ASSIGN:
             target, value = cur.get_children()
+            if self.is_record(target.type):
+                return self.assign_struct(target, value, cur)
             return AssignStmt(self.lvalue(target), AssignOp.SET, self.stored(value, target), self.span(cur))
         if cur.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
             op = clang.binary_operator(cur)

@@ -9,6 +9,7 @@ recognised and raise a SpecError/UnsupportedError pointing at the offending toke
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, cast
 
 import pyparsing as pp
@@ -187,13 +188,38 @@ def _conditional(s: str, loc: int, toks: Toks) -> Term:
     return Conditional(cond, toks[1], toks[2], cond.span)
 
 
+@dataclass(frozen=True)
+class _Field:
+    """`.f` or `->f` after a variable: structs are flattened, so `a[i].f` names the variable
+    `a.f` at `[i]`, and `p->f` is `p[0].f` (hoaregpu/frontend/aggregates.py)."""
+
+    name: str
+    arrow: bool
+    loc: int
+
+
+def _field(s: str, loc: int, toks: Toks) -> _Field:
+    text = str(toks[0])
+    arrow = text.startswith("->")
+    return _Field(text[2 if arrow else 1 :].strip(), arrow, loc)
+
+
 def _indexed(s: str, loc: int, toks: Toks) -> Term:
     base: Term = toks[0]
     if len(toks) == 1:
         return base
     if not isinstance(base, Var) or base.indices:
-        raise error("only a variable can be indexed (write 'a[i]', '\\old(a[i])', 'a[i] @ t')", loc)
-    return Var(base.name, tuple(toks[1:]), base.span)
+        what = "have fields" if isinstance(toks[1], _Field) else "be indexed"
+        raise error(f"only a variable can {what} (write 'a[i]', 's.f', '\\old(a[i])', 'a[i] @ t')", loc)
+    name, indices = base.name, list(base.indices)
+    for item in toks[1:]:
+        if isinstance(item, _Field):
+            if item.arrow:
+                indices.append(IntLit(0, ctx().span(item.loc)))
+            name = f"{name}.{item.name}"
+        else:
+            indices.append(item)
+    return Var(name, tuple(indices), base.span)
 
 
 def _at(s: str, loc: int, toks: Toks) -> Term:
@@ -328,7 +354,8 @@ def build(formula: bool) -> pp.ParserElement:
     primary = pp.MatchFirst(alternatives).set_name("an expression")
 
     index = punct("[") - top - punct("]", "']'")
-    indexed = (tracker() + primary + pp.ZeroOrMore(index)).set_parse_action(_indexed)
+    field = pp.Regex(rf"(?:\.|->)[ \t\r\n]*{IDENT_RE}").set_parse_action(_field)
+    indexed = (tracker() + primary + pp.ZeroOrMore(index | field)).set_parse_action(_indexed)
     member = pp.Regex(r"\.|->").set_parse_action(
         _unsupported("member access '{}'", "structs are not supported")
     )

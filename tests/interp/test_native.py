@@ -35,6 +35,11 @@ ALL_RACY = {
 # that the function (or its call) breaks, and the interpreter stops there.
 BROKEN_CONTRACT = {"bug_device_contract", "bug_device_call_precondition"}
 
+# Specs the native executor does not build: its `main` passes each parameter as an array
+# of integers (no structs) and its header knows no `__constant__`/`__device__` file-scope
+# variables. The interpreter runs them (tests/test_cross_check.py).
+NOT_NATIVE = {"struct_array", "bug_struct_field_mixup", "typedef_types", "constant_table"}
+
 
 @pytest.fixture(scope="module")
 def compiler() -> Compiler:
@@ -57,6 +62,10 @@ def write(tmp_path: Path, text: str, name: str = "k.cu") -> Path:
 
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.stem)
 def test_every_spec_and_planted_bug_agrees(compiler: Any, path: Path) -> None:
+    if path.stem in NOT_NATIVE:
+        with pytest.raises(native.NativeBuildError):  # when it builds, compare it like the others
+            program(path)
+        return
     kernel, prog = program(path)
     result = native.native_test(kernel, prog, (1, 5), 5, 3)
     assert result.disagreements == [], native.render_comparison(result.disagreements[0])

@@ -32,7 +32,7 @@ UNSUPPORTED_STMTS = [
     ("float f;", 9, "type 'float'"),
     ("double d = 1;", 10, "type 'double'"),
     ("dim3 g;", 8, "type 'dim3'"),
-    ("int4 v;", 8, "type 'int4'"),
+    ("float4 v;", 10, "in 'float4'"),
     ("goto end; end: ;", 3, "'goto' and labels"),
     ("switch (n) { }", 3, "'switch' statement"),
     ("do { } while (n);", 3, "'do' statement"),
