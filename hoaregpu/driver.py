@@ -28,6 +28,7 @@ from .smt.smtlib import script_text
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
 from .solvers.cache import ResultCache
 from .transform import make_monotonic
+from .unroll import DEFAULT_UNROLL, MissingInvariant, unroll
 from .vc.generate import Query, generate, precondition
 from .vc.kinds import Origin
 
@@ -43,8 +44,11 @@ class VerifyOptions:
     jobs: int = 1
     cache: bool = False  # look up / store definitive answers in the result cache (CLI: on)
     confirm: bool = False  # a VC is proved only by two solver families (`solvers.portfolio`)
+    unroll: int = DEFAULT_UNROLL  # iterations up to which a loop without invariant is unrolled
 
     def __post_init__(self) -> None:
+        if self.unroll < 0:
+            raise ConfigError(f"--unroll must be at least 0, not {self.unroll}")
         if isinstance(self.threads, int) and self.threads < 1:
             raise ConfigError(f"--threads must be at least 1, not {self.threads}")
         if self.jobs < 1:
@@ -61,7 +65,7 @@ class PreparedVc:
 @dataclass(frozen=True)
 class PreparedKernel:
     path: str
-    kernel: core.Kernel  # after lowering and the monotonic-loop transform
+    kernel: core.Kernel  # after lowering, unrolling and the monotonic-loop transform
     launch: Launch  # the sizes fixed by the contract and the command line
 
     @property
@@ -72,6 +76,8 @@ class PreparedKernel:
     frontend_seconds: float
     # A script asserting the precondition: unsat means `requires` is contradictory.
     precondition_script: str | None = None
+    # loops without a `loop invariant` that were not unrolled: H-WHILE used `true` for them
+    missing_invariants: tuple[MissingInvariant, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -163,10 +169,13 @@ def kernel_launch(kernel: core.Kernel, given: int | Launch | None) -> Launch:
         raise ConfigError(f"{e}: every VC would hold vacuously") from None
 
 
-def prepare_kernel(path: str, kernel: core.Kernel, threads: int | Launch | None) -> PreparedKernel:
+def prepare_kernel(
+    path: str, kernel: core.Kernel, threads: int | Launch | None, unroll_limit: int = DEFAULT_UNROLL
+) -> PreparedKernel:
     start = time.perf_counter()
-    kernel = make_monotonic(kernel)
     n = kernel_launch(kernel, threads)
+    unrolled = unroll(kernel, n, unroll_limit)  # before §4.1: a loop unrolled needs no transform
+    kernel = make_monotonic(unrolled.kernel)
     with fresh_env() as env:
         expand = ExpandThreadQuantifiers(env) if n.threads is not None else None
         vcs = []
@@ -177,18 +186,19 @@ def prepare_kernel(path: str, kernel: core.Kernel, threads: int | Launch | None)
     with fresh_env() as env:
         pre = precondition(kernel, env, n)
         pre_script = script_text(pre) if pre is not None else None
-    return PreparedKernel(path, kernel, n, tuple(vcs), time.perf_counter() - start, pre_script)
+    seconds = time.perf_counter() - start
+    return PreparedKernel(path, kernel, n, tuple(vcs), seconds, pre_script, unrolled.missing)
 
 
 def prepare(
-    paths: Sequence[str], threads: int | Launch | None
+    paths: Sequence[str], threads: int | Launch | None, unroll_limit: int = DEFAULT_UNROLL
 ) -> tuple[list[PreparedKernel], list[SpecError]]:
     prepared: list[PreparedKernel] = []
     errors: list[SpecError] = []
     for path in spec_files(paths):
         try:
             for kernel in load_kernels(path):
-                prepared.append(prepare_kernel(path, kernel, threads))
+                prepared.append(prepare_kernel(path, kernel, threads, unroll_limit))
         except SpecError as e:
             errors.append(e)
     return prepared, errors
@@ -248,7 +258,7 @@ def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[
 
 
 def verify(paths: Sequence[str], options: VerifyOptions) -> RunResult:
-    prepared, errors = prepare(paths, options.threads)
+    prepared, errors = prepare(paths, options.threads, options.unroll)
     return RunResult(tuple(solve(prepared, options)), tuple(errors))
 
 

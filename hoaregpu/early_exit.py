@@ -69,16 +69,20 @@ def _sequence(
     stmts: list[core.Stmt], flags: dict[ExitKind, str], original: core.Seq
 ) -> tuple[core.Stmt, set[ExitKind]]:
     out: list[core.Stmt] = []
+    found: set[ExitKind] = set()
     for i, s in enumerate(stmts):
         new, kinds = eliminate(s, flags)
         out.append(new)
+        found |= kinds
         rest: list[core.Stmt] = [r for r in stmts[i + 1 :] if not isinstance(r, core.Skip)]
         if kinds and rest:
             rest_stmt, more = _sequence(rest, flags, original)
             guard = _none_set([flags[k] for k in sorted(kinds, key=lambda k: k.value)])
             out.append(core.If(guard, rest_stmt, core.Skip(), None))
-            return core.Seq(tuple(out), original.span), kinds | more
-    return core.Seq(tuple(out), original.span), set()
+            return core.Seq(tuple(out), original.span), found | more
+    # an exit in the last statement counts too (a loop whose body ends in `if (c) return;`
+    # must still test the flag in its condition)
+    return core.Seq(tuple(out), original.span), found
 
 
 def break_conditions(stmt: core.Stmt, path: tuple[Term, ...] = ()) -> list[Term] | None:

@@ -6,7 +6,7 @@ as `file:line:col: error: ...` followed by the offending line and a caret.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _SOURCES: dict[str, list[str]] = {}
 
@@ -30,6 +30,9 @@ class Span:
     path: str
     line: int
     col: int
+    # where a copy made by loop unrolling stands, e.g. "iteration 2 of 4 of the loop at line 9
+    # (k = 1)", outermost first (`hoaregpu.unroll`); not part of the position
+    context: tuple[str, ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}"

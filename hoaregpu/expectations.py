@@ -75,8 +75,26 @@ def read_expectation(path: str) -> Expectation | None:
         return None
 
 
+def combined(outcomes: Sequence[tuple[str, int, Outcome]]) -> list[tuple[str, int, Outcome]]:
+    """One outcome per (kind, line): a clause can make several VCs (a loop condition's check on
+    entry and after each iteration, a device function inlined twice, a loop unrolled), and the
+    clause is refuted when one of them is, proved when all are, undecided otherwise."""
+    by_vc: dict[Vc, list[Outcome]] = {}
+    for kind, line, outcome in outcomes:
+        by_vc.setdefault((kind, line), []).append(outcome)
+    out = []
+    for (kind, line), found in by_vc.items():
+        if Outcome.REFUTED in found:
+            outcome = Outcome.REFUTED
+        else:
+            outcome = next((o for o in found if o is not Outcome.PROVED), Outcome.PROVED)
+        out.append((kind, line, outcome))
+    return out
+
+
 def mismatches(exp: Expectation, outcomes: Sequence[tuple[str, int, Outcome]], solver: str) -> list[str]:
     """Why `outcomes` (kind, line, outcome per VC) do not meet `exp`; empty when they do."""
+    outcomes = combined(outcomes)
     seen = {(kind, line) for kind, line, _ in outcomes}
     out = [f"no {kind} VC at line {line}" for kind, line in sorted(exp.refuted - seen)]
     allowed = exp.allowed_unknown(solver)
@@ -96,7 +114,7 @@ def mismatches(exp: Expectation, outcomes: Sequence[tuple[str, int, Outcome]], s
 def classify(exp: Expectation, outcomes: Sequence[tuple[str, int, Outcome]]) -> str:
     """ESBMC-GPU Table I class of one file's outcomes: a wrong answer beats undecided."""
     undecided = False
-    for kind, line, outcome in outcomes:
+    for kind, line, outcome in combined(outcomes):
         want = Outcome.REFUTED if (kind, line) in exp.refuted else Outcome.PROVED
         if outcome in DEFINITIVE and outcome is not want:
             return "wrong answers"

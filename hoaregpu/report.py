@@ -13,7 +13,9 @@ from .expectations import mismatches, read_expectation
 from .grid import ignored_sizes
 from .solvers import Outcome
 from .solvers.outcome import Value
+from .unroll import MissingInvariant
 from .vc.generate import Query
+from .vc.kinds import VcKind
 
 RACE_BANNER = (
     "hoaregpu: results assume the kernels are free of data races "
@@ -65,8 +67,12 @@ def counterexample(queries: Sequence[Query], values: Sequence[Value]) -> list[st
     return lines
 
 
-def vc_lines(r: VcResult) -> list[str]:
-    """Nothing for a proved VC; an error or warning line with notes otherwise."""
+def vc_lines(
+    r: VcResult, missing: Sequence[MissingInvariant] = (), also: Sequence[VcResult] = ()
+) -> list[str]:
+    """Nothing for a proved VC; an error or warning line with notes otherwise. `missing`: the
+    kernel's loops taken with the invariant `true`; `also`: VCs of the same clause in other
+    unrolled iterations with the same outcome (one note instead of repeated errors)."""
     outcome = r.result.outcome
     if outcome is Outcome.PROVED:
         return []
@@ -75,6 +81,17 @@ def vc_lines(r: VcResult) -> list[str]:
     if outcome is not Outcome.REFUTED:
         text = f"{text}: not decided ({outcome.value}: {r.result.message or 'no reason given'})"
     lines = [f"{origin.span}: {_SEVERITY[outcome]}: {text} [{origin.kind.value}]"]
+    if origin.span.context:
+        lines.append(f"note: in {', '.join(origin.span.context)}")
+    if also:
+        others = "; ".join(", ".join(a.vc.origin.span.context) for a in also)
+        lines.append(f"note: likewise {outcome.value} in {others}")
+    lines += [
+        f"note: the loop at line {m.span.line} has no 'loop invariant'; it was taken as `true`, "
+        "which may be too weak for this VC"
+        for m in missing
+        if _downstream(r, m) and not (r.replay is not None and r.replay.confirmed)
+    ]
     if outcome is Outcome.REFUTED:
         lines += [f"note: {line}" for line in counterexample(r.vc.queries, r.result.values)]
         if not r.result.model_checked:
@@ -88,6 +105,51 @@ def vc_lines(r: VcResult) -> list[str]:
     elif r.replay is not None and r.replay.confirmed:
         lines.append(f"note: undecided by the solver, but a run violates this clause: {r.replay.detail}")
     lines.append(f"note: by {origin.rule}, checked with {r.result.solver}")
+    return lines
+
+
+def _downstream(r: VcResult, loop: MissingInvariant) -> bool:
+    """Whether the VC may depend on what the loop did: it stands after the loop's start, or is
+    a postcondition or the preservation of a loop invariant (which may enclose the loop)."""
+    origin = r.vc.origin
+    if origin.kind in (VcKind.POSTCONDITION, VcKind.LOOP_INVARIANT_PRESERVED):
+        return True
+    return origin.span.path == loop.span.path and origin.span.line >= loop.span.line
+
+
+def missing_invariant_lines(k: KernelResult) -> list[str]:
+    """A warning per loop without invariant that was not unrolled, when some VC of the kernel
+    is not proved (a kernel verified with `true` as the invariant is verified: `true` is sound)."""
+    if all(r.result.outcome is Outcome.PROVED for r in k.results):
+        return []
+    lines = []
+    for m in k.prepared.missing_invariants:
+        lines.append(
+            f"{m.span}: warning: this loop has no 'loop invariant', so it was taken as `true` "
+            f"[missing-invariant]"
+        )
+        lines.append(f"note: it was not unrolled because {m.reason}")
+        lines.append(
+            "note: write a 'loop invariant' before the loop, or give it a trip count that is a "
+            "constant independent of the thread to have it unrolled"
+        )
+    return lines
+
+
+def grouped_vc_lines(k: KernelResult) -> list[str]:
+    """`vc_lines` of the kernel's VCs; VCs of one clause in several unrolled iterations with
+    one outcome are shown once, with a note listing the other iterations."""
+    groups: dict[tuple[object, ...], list[VcResult]] = {}
+    for r in k.results:
+        o = r.vc.origin
+        if r.result.outcome is Outcome.PROVED:
+            continue
+        key = (o.kind, str(o.span), r.result.outcome) if o.span.context else (id(r),)
+        groups.setdefault(key, []).append(r)
+    lines: list[str] = []
+    missing = k.prepared.missing_invariants
+    for group in groups.values():
+        lines += vc_lines(group[0], missing, group[1:])
     return lines
 
 
@@ -177,8 +239,8 @@ def render_text(run: RunResult) -> str:
         lines += vacuity_lines(k)
         lines += launch_lines(k)
         lines += assumption_lines(k)
-        for r in k.results:
-            lines += vc_lines(r)
+        lines += missing_invariant_lines(k)
+        lines += grouped_vc_lines(k)
     for k in run.kernels:
         lines.append(kernel_summary(k))
     lines.append(overall_summary(run))
@@ -202,6 +264,8 @@ def _vc_json(r: VcResult) -> dict[str, Any]:
     }
     if r.result.message:
         out["reason"] = r.result.message
+    if o.span.context:
+        out["unrolled"] = list(o.span.context)
     if r.result.outcome is Outcome.REFUTED:
         out["counterexample"] = counterexample(r.vc.queries, r.result.values)
         out["model_check"] = r.result.model_check or "not checked"
@@ -226,6 +290,10 @@ def render_json(run: RunResult) -> str:
                 "threads": k.prepared.threads,
                 "assumptions": [str(a.formula.span) for a in _assumes(k.prepared.kernel.body)],
                 "frontend_seconds": round(k.prepared.frontend_seconds, 4),
+                "loops_without_invariant": [
+                    {"line": m.span.line, "col": m.span.col, "reason": m.reason}
+                    for m in k.prepared.missing_invariants
+                ],
                 "vcs": [_vc_json(r) for r in k.results],
             }
             for k in run.kernels

@@ -168,3 +168,25 @@ def test_verdicts_with_exits() -> None:
         """
     assert REFUTED in outcomes(barrier.replace("COND", "threadIdx.x >= n"))
     assert set(outcomes(barrier.replace("COND", "n > 100"))) == {PROVED}
+
+
+def test_return_as_the_last_statement_of_a_loop_body_is_eliminated() -> None:
+    # regression: an exit in the last statement of a sequence was not reported upwards, so the
+    # loop kept its `return` (an internal error) and its condition did not test the flag
+    for tail in ("if (k == 3) return;", "if (threadIdx.x == 0) { if (k == 3) return; }"):
+        k = lower(f"""
+            __global__ void k(int *out) {{
+                int acc = 0;
+                /*@ loop invariant 0 <= k && k <= 4; */
+                for (int k = 0; k < 4; k++) {{
+                    if (k == threadIdx.x) continue;
+                    acc++;
+                    {tail}
+                }}
+                out[threadIdx.x] = acc;
+            }}
+            """)
+        assert no_exits(k.body)
+        (loop,) = loops(k.body)
+        assert "return.1" in show_stmt(core.Seq((loop,)))
+        assert "!return.1" in show_stmt(k.body).split("while", 1)[1].split("do", 1)[0]

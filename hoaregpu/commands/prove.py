@@ -56,6 +56,11 @@ def run(args: argparse.Namespace) -> int:
                 n = nodes.get(p.line)
                 where = f" for `{show_prog(n.prog)[:100]}` under mask {n.mask or 'T'}" if n else ""
                 print(f"  {p.rule}{where}: {p.kind}: {p.reason}")
+            for m in info.missing_invariants:
+                print(
+                    f"{m.span}: note: this loop has no 'loop invariant'; it was taken as `true` "
+                    f"(not unrolled: {m.reason})"
+                )
             continue
         for s in result.sides:
             r = s.result

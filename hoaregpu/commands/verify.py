@@ -10,6 +10,7 @@ from ..pretty import show_kernel
 from ..report import expectation_report, render_json, render_text
 from ..solvers.config import register_user_solvers
 from ..solvers.portfolio import check_solver, confirm_members
+from ..unroll import DEFAULT_UNROLL
 from .common import (
     EXIT_CODES,
     EXIT_INPUT,
@@ -31,6 +32,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v.add_argument("paths", nargs="+", metavar="PATH", help=".cu files, or folders searched for them")
     v.add_argument("--threads", type=int, metavar="N", help="fix the thread count (blockDim.x) to N")
     add_grid_options(v)
+    v.add_argument(
+        "--unroll",
+        type=int,
+        default=DEFAULT_UNROLL,
+        metavar="N",
+        help=f"unroll a loop without invariant whose trip count is a thread-independent constant "
+        f"of at most N iterations ({DEFAULT_UNROLL}; 0: never)",
+    )
     v.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     v.add_argument(
         "--show-core", action="store_true", help="print the core program after lowering and transforms"
@@ -72,8 +81,9 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         cache=not args.no_cache,
         confirm=args.confirm,
+        unroll=args.unroll,
     )
-    prepared, errors = prepare(args.paths, options.threads)
+    prepared, errors = prepare(args.paths, options.threads, options.unroll)
     if args.show_core:
         for k in prepared:
             print(f"// {k.path}\n{show_kernel(k.kernel)}\n")

@@ -1,8 +1,8 @@
 """A kernel as a proof sees it: its program in the paper's syntax, its variables, its
 contract read at all threads, and the hash that makes a proof stale when the program changes.
 
-Loads specs with the parser, the lowering and the monotonic-loop transform only (never
-the VC generator), so the checker stays independent of it.
+Loads specs with the parser, the lowering, loop unrolling and the monotonic-loop transform
+only (never the VC generator), so the checker stays independent of it.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from ..terms import (
     Quant as TQuant,
 )
 from ..transform import make_monotonic
+from ..unroll import MissingInvariant, unroll
 from .formula import (
     AllNone,
     At,
@@ -183,6 +184,8 @@ class KernelInfo:
     program: Prog  # after the monotonic-loop transform, with loop invariants attached
     threads: int | None
     boolean: frozenset[str] = frozenset()  # `bool` parameters: 0 or 1 on entry
+    # loops without invariant that were not unrolled (`prove` says they were taken as `true`)
+    missing_invariants: tuple[MissingInvariant, ...] = ()
 
     def is_local(self, name: str) -> bool:
         v = self.variables.get(name.split("'", 1)[0])
@@ -281,7 +284,10 @@ def _fresh(base: str, avoid: set[str]) -> str:
 def kernel_info(path: str, kernel: core.Kernel) -> KernelInfo:
     """The kernel as the proof checker sees it (UnsupportedError for what derivations do not
     cover yet: grids, several thread dimensions)."""
-    kernel = make_monotonic(kernel)
+    # as `verify` does by default: a loop without invariant with a constant trip count is proved
+    # as the sequence of its iterations (the program hashed and checked is the unrolled one)
+    unrolled = unroll(kernel, kernel.launch)
+    kernel = make_monotonic(unrolled.kernel)
     variables = {d.name: VarInfo(d.kind is core.VarKind.LOCAL, d.dim) for d in kernel.decls}
     nonneg = frozenset(d.name for d in kernel.decls if d.nonnegative)
     boolean = frozenset(d.name for d in kernel.decls if d.boolean)
@@ -296,6 +302,7 @@ def kernel_info(path: str, kernel: core.Kernel) -> KernelInfo:
         program=from_stmt(kernel.body),
         threads=kernel.fixed_threads,
         boolean=boolean,
+        missing_invariants=unrolled.missing,
     )
 
 
