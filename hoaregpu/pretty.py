@@ -26,8 +26,8 @@ from .terms import (
 )
 
 _COND_PREC = 3
-_UNARY_PREC = 11
-_ATOM_PREC = 12
+_UNARY_PREC = 14
+_ATOM_PREC = 15
 
 
 def show_term(t: Term) -> str:

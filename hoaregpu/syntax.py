@@ -80,6 +80,9 @@ class AssignOp(Enum):
     MOD = "%="
     SHL = "<<="
     SHR = ">>="
+    BAND = "&="
+    BOR = "|="
+    BXOR = "^="
 
     @property
     def binop(self) -> BinOp:

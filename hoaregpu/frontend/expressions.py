@@ -1,9 +1,9 @@
 """Clang's expressions → terms of `hoaregpu.terms` (the part of the front end that reads C
 expressions; `translate.py` builds statements and kernels on top of it).
 
-What C means and mathematical integers agree on is translated; the rest (floats, pointers,
-bitwise operators, wrapping conversions, ...) is an UnsupportedError naming the construct
-at its position.
+What C means and mathematical integers agree on is translated (bitwise operators on the
+two's complement expansion); the rest (floats, pointers, wrapping conversions, ...) is an
+UnsupportedError naming the construct at its position.
 """
 
 from __future__ import annotations
@@ -53,10 +53,14 @@ _BINARY = {
     14: BinOp.GE,
     15: BinOp.EQ,
     16: BinOp.NE,
+    17: BinOp.BAND,
+    18: BinOp.BXOR,
+    19: BinOp.BOR,
     20: BinOp.AND,
     21: BinOp.OR,
 }
-_BINARY_UNSUPPORTED = {1: ".*", 2: "->*", 10: "<=>", 17: "&", 18: "^", 19: "|", 33: ","}
+_BINARY_UNSUPPORTED = {1: ".*", 2: "->*", 10: "<=>", 33: ","}
+_BITWISE = (BinOp.BAND, BinOp.BOR, BinOp.BXOR)
 _ASSIGN = 22
 _COMPOUND = {
     23: AssignOp.MUL,
@@ -66,11 +70,13 @@ _COMPOUND = {
     27: AssignOp.SUB,
     28: AssignOp.SHL,
     29: AssignOp.SHR,
+    30: AssignOp.BAND,
+    31: AssignOp.BXOR,
+    32: AssignOp.BOR,
 }
-_COMPOUND_UNSUPPORTED = {30: "&=", 31: "^=", 32: "|="}
 _POST_INC, _POST_DEC, _PRE_INC, _PRE_DEC = 1, 2, 3, 4
-_UNARY_UNSUPPORTED = {5: "address-of '&'", 6: "pointer dereference '*'", 9: "bitwise not '~'"}
-_PLUS, _MINUS, _LNOT = 7, 8, 10
+_UNARY_UNSUPPORTED = {5: "address-of '&'", 6: "pointer dereference '*'"}
+_PLUS, _MINUS, _BNOT, _LNOT = 7, 8, 9, 10
 
 _SIGNED = {"INT", "LONG", "LONGLONG", "SHORT", "CHAR_S", "SCHAR", "INT128"}
 _UNSIGNED = {"UINT", "ULONG", "ULONGLONG", "USHORT", "UCHAR", "CHAR_U", "UINT128"}
@@ -191,6 +197,8 @@ class ExpressionTranslator:
                     a, b = self.observed(a, left), self.observed(b, right)
                 elif bop is BinOp.SHR and _is_unsigned(left):
                     a = self.observed(a, left)
+                elif bop in _BITWISE:
+                    a, b = self.bit_operand(a, left), self.bit_operand(b, right)
                 return Binary(bop, a, b, span)
             if op == _ASSIGN:
                 raise self.unsupported("assignment inside an expression", cur)
@@ -206,6 +214,11 @@ class ExpressionTranslator:
                 return Unary(UnOp.NOT, self.expr(operand), span)
             if op == _PLUS:
                 return self.expr(operand)
+            if op == _BNOT:
+                # two's complement: ~x = x ^ -1 (= -x - 1); in an unsigned type of w bits the
+                # result is x ^ (2^w - 1) (= 2^w - 1 - x), which keeps it in range
+                ones = 2 ** _width(cur) - 1 if _is_unsigned(cur) else -1
+                return Binary(BinOp.BXOR, self.expr(operand), IntLit(ones, span), span)
             if op in _UNARY_UNSUPPORTED:
                 raise self.unsupported(_UNARY_UNSUPPORTED[op], cur, _OPS_HINT)
             raise self.unsupported(
@@ -279,9 +292,18 @@ class ExpressionTranslator:
             return True
         if isinstance(t, Binary) and t.op in _NONNEG_OPS:
             return self.nonneg(t.left) and self.nonneg(t.right)
+        if isinstance(t, Binary) and t.op is BinOp.BAND:  # x & c lies in [0, c] for c >= 0
+            return self.nonneg(t.left) or self.nonneg(t.right)
         if isinstance(t, Conditional):
             return self.nonneg(t.then) and self.nonneg(t.orelse)
         return False
+
+    def bit_operand(self, term: Term, cur: Any) -> Term:
+        """An operand of `&`, `|`, `^`: a `bool` one is 0 or 1, and as a condition the
+        encoder makes `b1 & b2` a conjunction (`hoaregpu.smt.bitops`)."""
+        if _strip(cur, self.K).type.get_canonical().kind.name == "BOOL":
+            return Binary(BinOp.NE, term, IntLit(0), term.span)
+        return term
 
     def cast(self, cur: Any) -> Term:
         """Casts between integer types are the identity on mathematical integers (a cast to a
@@ -335,8 +357,8 @@ _NARROW = {
     "SHORT": (-32768, 32767),
     "USHORT": (0, 65535),
 }
-_NONNEG_OPS = (BinOp.ADD, BinOp.MUL, BinOp.DIV, BinOp.MOD, BinOp.SHL, BinOp.SHR)
-_OPS_HINT = "supported operators: + - * / % << >> < <= > >= == != && || ! ?:"
+_NONNEG_OPS = (BinOp.ADD, BinOp.MUL, BinOp.DIV, BinOp.MOD, BinOp.SHL, BinOp.SHR, BinOp.BOR, BinOp.BXOR)
+_OPS_HINT = "supported operators: + - * / % << >> & | ^ ~ < <= > >= == != && || ! ?:"
 
 
 # C's integer conversion ranks (C11 6.3.1.1) and the usual arithmetic conversions (6.3.1.8),

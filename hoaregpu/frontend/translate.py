@@ -39,7 +39,6 @@ from .contracts import contract_of, renamed
 from .expressions import (
     _ASSIGN,
     _COMPOUND,
-    _COMPOUND_UNSUPPORTED,
     _POST_DEC,
     _POST_INC,
     _PRE_DEC,
@@ -423,8 +422,6 @@ class Translator(Inliner):
             return AssignStmt(self.lvalue(target), AssignOp.SET, self.stored(value, target), self.span(cur))
         if cur.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
             op = clang.binary_operator(cur)
-            if op in _COMPOUND_UNSUPPORTED:
-                raise self.unsupported(f"bitwise assignment '{_COMPOUND_UNSUPPORTED[op]}'", cur)
             target, value = cur.get_children()
             return self.compound(cur, target, _COMPOUND[op], self.expr(value), value.type, value)
         if cur.kind == K.UNARY_OPERATOR and clang.unary_operator(cur) in (

@@ -7,7 +7,8 @@ is what makes the lockstep interpreter fast without NumPy (and keeps integers
 unbounded, as in the paper).
 
 C semantics: `/` truncates toward zero, `%` takes the sign of the dividend, `<<`/`>>`
-are multiplication/floor-division by powers of two and need non-negative amounts;
+are multiplication/floor-division by powers of two and need amounts in 0..63;
+`& | ^` are Python's (two's complement, unbounded);
 `&&`, `||` and `?:` short-circuit (per thread), so a guarded read is not a read.
 Conditions are ints; comparisons and logical operators give 0 or 1.
 """
@@ -68,15 +69,23 @@ def c_mod(a: int, b: int, span: Span | None = None) -> int:
     return a - b * c_div(a, b)
 
 
-def c_shl(a: int, b: int, span: Span | None = None) -> int:
+MAX_SHIFT = 63  # C's integer types have at most 64 bits: a shift by 64 or more is undefined
+
+
+def _shift_amount(b: int, span: Span | None) -> None:
     if b < 0:
         raise EvalError(f"negative shift amount {b}", span)
+    if b > MAX_SHIFT:
+        raise EvalError(f"shift amount {b} is at least the width of the type (undefined in C)", span)
+
+
+def c_shl(a: int, b: int, span: Span | None = None) -> int:
+    _shift_amount(b, span)
     return a * (1 << b)
 
 
 def c_shr(a: int, b: int, span: Span | None = None) -> int:
-    if b < 0:
-        raise EvalError(f"negative shift amount {b}", span)
+    _shift_amount(b, span)
     return a >> b  # arithmetic shift (floor division by 2^b), as C compilers and the VC encoder do
 
 
@@ -88,6 +97,11 @@ ARITH: dict[BinOp, Callable[[int, int], int]] = {
     BinOp.ADD: operator.add,
     BinOp.SUB: operator.sub,
     BinOp.MUL: operator.mul,
+    # Python's bit operators act on the infinite two's complement expansion: C's result for
+    # values in range, and modulo 2^w for unsigned ones (as + - *); `~x` is `x ^ -1`
+    BinOp.BAND: operator.and_,
+    BinOp.BOR: operator.or_,
+    BinOp.BXOR: operator.xor,
     BinOp.LT: lambda a, b: _b(a < b),
     BinOp.LE: lambda a, b: _b(a <= b),
     BinOp.GT: lambda a, b: _b(a > b),

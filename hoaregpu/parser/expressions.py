@@ -3,7 +3,7 @@
 `build(formula=False)` is the program-expression grammar, `build(formula=True)` the
 annotation-formula grammar (adds `==>`, `<==>`, quantifiers, `@`, `\\old`, `\\all`,
 `\\none`, chained comparisons). Formula-only syntax in program code, and unsupported C
-(calls, casts, `*p`, `&x`, `x++` inside an expression, bitwise operators, ...) are
+(calls, casts, `*p`, `&x`, `x++` inside an expression, ...) are
 recognised and raise a SpecError/UnsupportedError pointing at the offending token.
 """
 
@@ -41,7 +41,7 @@ from .context import IDENT_NOT_KW_RE, IDENT_RE, ctx, error, fail, punct, token, 
 Toks = pp.ParseResults
 
 ANNOT_ONLY = "is only allowed in annotations (/*@ ... */ or //@ comments)"
-SUPPORTED_OPS = "supported operators: + - * / % << >> < <= > >= == != && || ! ?:"
+SUPPORTED_OPS = "supported operators: + - * / % << >> & | ^ ~ < <= > >= == != && || ! ?:"
 
 # ---------------------------------------------------------------- primaries
 
@@ -177,6 +177,8 @@ def _unary(s: str, loc: int, toks: Toks) -> Term:
     (op, op_loc), operand = toks[0], toks[1]
     if op == "+":
         return operand  # type: ignore[no-any-return]
+    if op == "~":  # two's complement, as in code: ~x = x ^ -1
+        return Binary(BinOp.BXOR, operand, IntLit(-1, ctx().span(op_loc)), ctx().span(op_loc))
     return Unary(UnOp(op), operand, ctx().span(op_loc))
 
 
@@ -342,14 +344,13 @@ def build(formula: bool) -> pp.ParserElement:
         at_in_code = pp.Literal("@").set_parse_action(fail(lambda t, loc: error(f"'@' {ANNOT_ONLY}", loc)))
         postfix = indexed + pp.Optional(at_in_code | member | incdec_in_expr)
 
-    unop = token(r"-(?![-=>])|!(?!=)|\+(?![+=])", "an operator")
-    bad_unop = pp.Regex(r"\+\+|--|\*|&(?!&)|~").set_parse_action(
+    unop = token(r"-(?![-=>])|!(?!=)|\+(?![+=])|~", "an operator")
+    bad_unop = pp.Regex(r"\+\+|--|\*|&(?!&)").set_parse_action(
         fail(
             lambda t, loc: UnsupportedError(
                 {
                     "*": "pointer dereference '*p'",
                     "&": "address-of '&x'",
-                    "~": "bitwise operator '~'",
                 }.get(t, f"'{t}' inside an expression"),
                 ctx().span(loc),
                 "use 'a[i]' for memory" if t in "*&" else None,
@@ -368,13 +369,13 @@ def build(formula: bool) -> pp.ParserElement:
     shift = level(add, r"<<(?!=)|>>(?!=)")
     rel = level(shift, r"<=(?!=)|>=|<(?![<=])|>(?![>=])", _chain(formula))
     eq = level(rel, r"==(?![=>])|!=", _chain(formula))
-    conj = level(eq, r"&&")
+    band = level(eq, r"&(?![&=])")
+    bxor = level(band, r"\^(?!=)")
+    bor = level(bxor, r"\|(?![|=])")
+    conj = level(bor, r"&&")
     disj = level(conj, r"\|\|")
     cond = pp.Forward()
     cond <<= (disj + pp.Optional(punct("?") - top - punct(":", "':'") - cond)).set_parse_action(_conditional)
-    bitwise = pp.Regex(r"&(?!&)|\|(?!\|)|\^(?!=)").set_parse_action(
-        _unsupported("bitwise operator '{}'", SUPPORTED_OPS)
-    )
     assign = pp.Regex(r"(?:<<|>>|[-+*/%&|^])?=(?!=)").set_parse_action(
         fail(
             lambda t, loc: (
@@ -388,7 +389,7 @@ def build(formula: bool) -> pp.ParserElement:
             )
         )
     )
-    after = bitwise | assign
+    after = assign
     if formula:
         impl = pp.Forward()
         impl <<= cond + pp.Optional(_op(r"==>") - impl)

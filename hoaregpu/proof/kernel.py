@@ -69,6 +69,8 @@ from .formula import (
 from .formula_ops import all_names, current_vars, old_vars, read_active, read_at
 from .syntax import show_prog
 
+_NOT_IN_PROOFS = (BinOp.BAND, BinOp.BOR, BinOp.BXOR)  # the proof formula language has no bit operators
+
 
 def from_term(t: Term) -> F:
     """A spec Term as a proof formula (same meaning; spans dropped)."""
@@ -85,6 +87,12 @@ def from_term(t: Term) -> F:
             "derivations (prove/check) cover one block along x; use `hoaregpu verify` for grids",
         )
     if isinstance(t, Binary):
+        if t.op in _NOT_IN_PROOFS:
+            raise UnsupportedError(
+                f"operator '{t.op.value}' in a proof",
+                t.span or Span("<kernel>", 1, 1),
+                "proofs cover + - * / % << >> (by constants) and comparisons; 'hoaregpu verify' handles it",
+            )
         return Bin(t.op, from_term(t.left), from_term(t.right))
     if isinstance(t, Unary):
         return Un(t.op, from_term(t.operand))
