@@ -28,6 +28,16 @@ class BinOp(Enum):
     BAND = "&"  # bitwise, on two's complement (hoaregpu.smt.bitops)
     BOR = "|"
     BXOR = "^"
+    # C's float/double operators on opaque values (hoaregpu.floats): uninterpreted for the
+    # prover, IEEE arithmetic for the interpreters; `a > b` is `b <. a`
+    FADD = "+."
+    FSUB = "-."
+    FMUL = "*."
+    FDIV = "/."
+    FLT = "<."
+    FLE = "<=."
+    FEQ = "==."
+    FNE = "!=."
     LT = "<"
     LE = "<="
     GT = ">"
@@ -76,12 +86,27 @@ _PRECEDENCE = {
     BinOp.MUL: 13,
     BinOp.DIV: 13,
     BinOp.MOD: 13,
+    BinOp.FADD: 12,
+    BinOp.FSUB: 12,
+    BinOp.FMUL: 13,
+    BinOp.FDIV: 13,
+    BinOp.FLT: 10,
+    BinOp.FLE: 10,
+    BinOp.FEQ: 9,
+    BinOp.FNE: 9,
 }
 
 
 class UnOp(Enum):
     NEG = "-"
     NOT = "!"
+    # floats (hoaregpu.floats): negation, conversions, and a literal (its operand is the
+    # IntLit of the double's IEEE bits, so that equal constants are one term)
+    FNEG = "-."
+    I2F = "(double)"
+    F2I = "(long)"
+    F32 = "(float)"
+    FLIT = "flit"
 
 
 class QuantKind(Enum):

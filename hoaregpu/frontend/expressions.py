@@ -2,8 +2,9 @@
 expressions; `translate.py` builds statements and kernels on top of it).
 
 What C means and mathematical integers agree on is translated (bitwise operators on the
-two's complement expansion); the rest (floats, pointers, wrapping conversions, ...) is an
-UnsupportedError naming the construct at its position.
+two's complement expansion; floats as opaque values, `frontend/floats.py`); the rest
+(pointers, wrapping conversions, ...) is an UnsupportedError naming the construct at its
+position.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Span, UnsupportedError
+from ..floats import literal as float_literal
 from ..syntax import AssignOp, BaseType, Stmt
 from ..terms import (
     Binary,
@@ -30,11 +32,12 @@ from ..terms import (
     Var,
     builtin,
 )
-from . import clang
+from . import clang, floats
 
 TYPES_HINT = (
     "supported types: bool and the integer types (char, short, int, long, their unsigned variants, size_t),"
-    " all read as mathematical integers; arrays and pointer parameters of them"
+    " all read as mathematical integers, and float/double as opaque values;"
+    " arrays and pointer parameters of them"
 )
 BUILTIN_HINT = "the built-in variables are threadIdx, blockIdx, blockDim and gridDim with .x, .y, .z"
 
@@ -114,6 +117,8 @@ class ExpressionTranslator:
             return BaseType.INT
         if kind in _UNSIGNED:
             return BaseType.UNSIGNED
+        if kind in floats.FLOAT_KINDS:
+            return BaseType.FLOAT
         raise self.unsupported(f"type '{spelling}'", cur, TYPES_HINT)
 
     def guarded_expr(self, cur: Any) -> Term:
@@ -152,6 +157,10 @@ class ExpressionTranslator:
         K = self.K
         k = cur.kind
         span = self.span(cur)
+        if floats.is_float(cur) and k != K.ARRAY_SUBSCRIPT_EXPR:
+            value = floats.constant(cur)  # `1.5f`, `(float)2`, `0` stored into a float
+            if value is not None:
+                return float_literal(value, span)
         if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
             children = list(cur.get_children())
             if len(children) != 1:
@@ -186,6 +195,10 @@ class ExpressionTranslator:
             return self.builtin(cur)
         if k == K.BINARY_OPERATOR:
             op = clang.binary_operator(cur)
+            if op in _BINARY and floats.is_float(next(cur.get_children())):
+                left, right = cur.get_children()
+                kind = floats.kind_of(cur.type)
+                return floats.binary(_BINARY[op], self.expr(left), self.expr(right), kind, cur, span)
             if op in _BINARY:
                 left, right = cur.get_children()
                 bop = _BINARY[op]
@@ -209,7 +222,8 @@ class ExpressionTranslator:
             op = clang.unary_operator(cur)
             (operand,) = cur.get_children()
             if op == _MINUS:
-                return Unary(UnOp.NEG, self.expr(operand), span)
+                neg = UnOp.FNEG if floats.is_float(operand) else UnOp.NEG
+                return Unary(neg, self.expr(operand), span)
             if op == _LNOT:
                 return Unary(UnOp.NOT, self.expr(operand), span)
             if op == _PLUS:
@@ -239,8 +253,6 @@ class ExpressionTranslator:
                     "call it in a statement of its own",
                 )
             return self.call_value(cur)
-        if k in (K.FLOATING_LITERAL,):
-            raise self.unsupported("floating-point literal", cur, "only integer arithmetic is supported")
         raise self.unsupported(f"expression of kind {k.name.lower()}", cur)
 
     def converted(self, cur: Any, operand: Any) -> Term:
@@ -249,6 +261,13 @@ class ExpressionTranslator:
         modulo 2^w, so a conversion needs no check, except that widening an unsigned value
         (to a 64-bit type) reads it as a number."""
         term = self.expr(operand)
+        source, target = floats.kind_of(operand.type), floats.kind_of(cur.type)
+        if source in floats.FLOAT_KINDS or target in floats.FLOAT_KINDS:
+            if target not in floats.FLOAT_KINDS or source == target:
+                return floats.convert(term, source, target) if source != target else term
+            return floats.convert(
+                self.observed(term, operand) if _is_unsigned(operand) else term, source, target
+            )
         if _is_unsigned(operand) and _width(cur) > _width(operand):
             return self.observed(term, operand)
         return term
@@ -311,6 +330,13 @@ class ExpressionTranslator:
         target = cur.type.get_canonical()
         inner = [ch for ch in cur.get_children() if ch.kind.is_expression()][-1]
         kind = target.kind.name
+        source_kind = floats.kind_of(_strip(inner, self.K).type)
+        if kind in floats.FLOAT_KINDS or source_kind in floats.FLOAT_KINDS:
+            value = self.expr(_strip(inner, self.K))
+            if _is_unsigned(_strip(inner, self.K)) and kind in floats.FLOAT_KINDS:
+                value = self.observed(value, inner)
+            converted = floats.convert(value, source_kind, kind) if kind != source_kind else value
+            return self.store(converted, target, cur) if kind not in floats.FLOAT_KINDS else converted
         if kind == "BOOL":
             return Binary(BinOp.NE, self.expr(inner), IntLit(0), self.span(cur))
         if kind in _NARROW:  # C truncates what does not fit: `(unsigned char)300` is 44

@@ -34,7 +34,7 @@ from ..syntax import (
     WhileStmt,
 )
 from ..terms import RESULT, Binary, Fits, IntLit, Term, Unsigned, subterms
-from . import clang
+from . import clang, floats
 from .contracts import contract_of, renamed
 from .expressions import (
     _ASSIGN,
@@ -387,6 +387,9 @@ class Translator(Inliner):
         lhs = self.lvalue(target)
         own = target.type.get_canonical().kind.name
         other = "INT" if value_type is None else value_type.get_canonical().kind.name
+        if own in floats.FLOAT_KINDS or other in floats.FLOAT_KINDS:  # frontend/floats.py
+            stored = floats.compound(op, lhs, own, value, other, self.span(cur))
+            return AssignStmt(lhs, AssignOp.SET, self.store(stored, target.type, cur), self.span(cur))
         shift = op in (AssignOp.SHL, AssignOp.SHR)
         computed = promoted(own) if shift else computation_kind(own, other)
         operand: Term = lhs

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..core import Kernel, VarKind
 from ..errors import HoareGpuError, Span
+from ..floats import FLOAT_UNOPS
 from ..launch import THREAD_X, Coord
 from ..terms import (
     At,
@@ -40,6 +41,7 @@ from ..terms import (
     UnOp,
     Var,
 )
+from . import floats
 from .values import State
 
 if TYPE_CHECKING:
@@ -106,9 +108,19 @@ ARITH: dict[BinOp, Callable[[int, int], int]] = {
     BinOp.LE: lambda a, b: _b(a <= b),
     BinOp.GT: lambda a, b: _b(a > b),
     BinOp.GE: lambda a, b: _b(a >= b),
-    BinOp.EQ: lambda a, b: _b(a == b),
-    BinOp.NE: lambda a, b: _b(a != b),
+    BinOp.EQ: lambda a, b: _b(_same(a, b)),
+    BinOp.NE: lambda a, b: _b(not _same(a, b)),
+    **floats.BINARY,
 }
+
+
+def _same(a: int, b: int) -> bool:
+    """`==` (ints, or float values compared for identity in annotations: `hoaregpu.floats`)."""
+    if a.__class__ is int and b.__class__ is int:
+        return a == b
+    return floats.identical(a, b)
+
+
 PARTIAL: dict[BinOp, Callable[[int, int, Span | None], int]] = {
     BinOp.DIV: c_div,
     BinOp.MOD: c_mod,
@@ -156,6 +168,9 @@ def compile_expr(term: Term, kernel: Kernel) -> VecFn:
         return _compile_var(term, kernel)
     if isinstance(term, Unary):
         inner = compile_expr(term.operand, kernel)
+        if term.op in FLOAT_UNOPS:
+            op, span = term.op, term.span
+            return lambda ctx, ts: [floats.unary(op, v, span) for v in inner(ctx, ts)]
         if term.op is UnOp.NEG:
             return lambda ctx, ts: [-v for v in inner(ctx, ts)]
         return lambda ctx, ts: [0 if v else 1 for v in inner(ctx, ts)]

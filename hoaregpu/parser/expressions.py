@@ -14,6 +14,8 @@ from typing import Any, cast
 import pyparsing as pp
 
 from ..errors import SpecError, UnsupportedError
+from ..floats import literal as float_literal
+from ..floats import round32
 from ..terms import (
     RESULT,
     At,
@@ -50,9 +52,7 @@ def _number(s: str, loc: int, toks: Toks) -> Term:
     text = str(toks[0])
     low = text.lower()
     if "." in text or (not low.startswith("0x") and ("e" in low or "f" in low)):
-        raise UnsupportedError(
-            f"floating-point literal '{text}'", ctx().span(loc), "only integer arithmetic is supported"
-        )
+        return _float_number(text, loc)
     digits = low.rstrip("u") if low.count("u") <= 1 else low
     if "l" in low:
         raise UnsupportedError(
@@ -70,6 +70,16 @@ def _number(s: str, loc: int, toks: Toks) -> Term:
     except ValueError:
         raise error(f"invalid integer literal '{text}'", loc) from None
     return IntLit(value, ctx().span(loc))
+
+
+def _float_number(text: str, loc: int) -> Term:
+    """A float literal (`1.5f`, `2.0`, `1e-3`): an opaque constant (`hoaregpu.floats`)."""
+    single = text[-1] in "fF"
+    try:
+        value = float(text[:-1] if single else text)
+    except ValueError:
+        raise error(f"invalid floating-point literal '{text}'", loc) from None
+    return float_literal(round32(value) if single else value, ctx().span(loc))
 
 
 def _bool(s: str, loc: int, toks: Toks) -> Term:

@@ -20,6 +20,7 @@ from pysmt.typing import BOOL, INT, FunctionType, PySMTType
 
 from .. import core
 from ..errors import Span, SpecError
+from ..floats import FLOAT_BINOPS, FLOAT_UNOPS
 from ..grid import is_multi_block, live_coords, with_contract
 from ..launch import ALL_COORDS, THREAD_X, Coord, Launch
 from ..terms import (
@@ -43,7 +44,7 @@ from ..terms import (
     Var,
     builtin_name,
 )
-from . import bitops
+from . import bitops, floats
 from .smtlib import RESERVED_NAMES
 
 
@@ -350,6 +351,8 @@ class Encoder:
             return self._binary(t, thread, bound, old)
         if isinstance(t, Unary):
             v = self._value(t.operand, thread, bound, old)
+            if t.op in FLOAT_UNOPS:  # hoaregpu.floats: uninterpreted
+                return floats.unary(m, t.op, self._int(v))
             if t.op is UnOp.NOT:
                 return m.Not(self._bool(v))
             return m.Minus(m.Int(0), self._int(v))
@@ -392,6 +395,9 @@ class Encoder:
     def _binary(self, t: Binary, thread: FNode | None, bound: Mapping[str, FNode], old: bool) -> FNode:
         m = self.mgr
         op = t.op
+        if op in FLOAT_BINOPS:  # hoaregpu.floats: uninterpreted
+            a = self._int(self._value(t.left, thread, bound, old))
+            return floats.binary(m, op, a, self._int(self._value(t.right, thread, bound, old)))
         if op in _BIT_OPS:  # hoaregpu.smt.bitops: exact where it can be, approximated elsewhere
             a = self._value(t.left, thread, bound, old)
             b = self._value(t.right, thread, bound, old)
