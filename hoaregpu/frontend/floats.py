@@ -70,7 +70,10 @@ def convert(term: Term, source: str, target: str) -> Term:
         return term  # float → double is exact
     if target in FLOAT_KINDS:  # an integer (or bool) becomes a float
         if isinstance(term, IntLit):
-            value = float(term.value)
+            try:
+                value = float(term.value)
+            except OverflowError:  # beyond the doubles: C's conversion gives an infinity
+                value = math.copysign(math.inf, term.value)
             return literal(round32(value) if target == "FLOAT" else value, span)
         converted: Term = Unary(UnOp.I2F, term, span)
         return Unary(UnOp.F32, converted, span) if target == "FLOAT" else converted
