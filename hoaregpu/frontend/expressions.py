@@ -133,6 +133,13 @@ class ExpressionTranslator:
         raise self.call(cur)
 
     def call(self, cur: Any) -> UnsupportedError:
+        if cur.spelling.startswith("atomic"):
+            return self.unsupported(
+                f"call to '{cur.spelling}'",
+                cur,
+                "atomics are not supported yet: active threads updating one cell serialise in an"
+                " unknown order, which the lockstep rules do not model",
+            )
         return self.unsupported(
             f"call to '{cur.spelling}'", cur, "the only call supported is the statement '__syncthreads();'"
         )
