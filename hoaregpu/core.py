@@ -39,6 +39,7 @@ class VarDecl:
     role: VarRole
     nonnegative: bool = False  # `unsigned` / `size_t`: the fact `>= 0` holds where declared
     boolean: bool = False  # `bool`: a parameter (or cell) holds 0 or 1 on entry
+    floating: bool = False  # `float`/`double`: opaque values (hoaregpu.floats)
     source_name: str | None = None  # the C name, when lowering renamed a shadowing declaration
     span: Span | None = field(default=None, compare=False, repr=False)
 

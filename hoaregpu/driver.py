@@ -60,6 +60,7 @@ class PreparedVc:
     origin: Origin
     script: str
     queries: tuple[Query, ...]
+    approximations: tuple[str, ...] = ()  # see `vc.generate.Vc`; `settle_approximate`
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ def prepare_kernel(
         for vc in generate(kernel, env, n):
             formula = expand.walk(vc.formula) if expand is not None else vc.formula
             text = script_text(Not(formula), [q.term for q in vc.queries])
-            vcs.append(PreparedVc(vc.origin, text, vc.queries))
+            vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations))
     with fresh_env() as env:
         pre = precondition(kernel, env, n)
         pre_script = script_text(pre) if pre is not None else None
@@ -210,7 +211,9 @@ def solve(prepared: Sequence[PreparedKernel], options: VerifyOptions) -> list[Ke
     cache = ResultCache() if options.cache else None
     opts = options.solver_options
     results = iter(solve_many(tasks, opts, jobs=options.jobs, cache=cache, confirm=options.confirm))
-    solved = [(k, tuple(VcResult(vc, next(results)) for vc in k.vcs)) for k in prepared]
+    solved = [
+        (k, tuple(settle_approximate(k, VcResult(vc, next(results))) for vc in k.vcs)) for k in prepared
+    ]
     out = [KernelResult(k, vcs, next(results) if k.precondition_script else None) for k, vcs in solved]
     return with_callees(out)
 
@@ -242,6 +245,28 @@ def contract_calls(s: core.Stmt) -> set[str]:
     if isinstance(s, core.While):
         return contract_calls(s.body)
     return set()
+
+
+def settle_approximate(k: PreparedKernel, r: VcResult) -> VcResult:
+    """A refutation of a VC that depends on uninterpreted approximations (`smt.approx`) counts
+    only when running its counterexample confirms it (the solver may have picked a meaning of
+    `&` or of float addition that C does not have); otherwise the VC is undecided, with why.
+    Never the other way: a proof holds for every meaning, C's included."""
+    if not r.vc.approximations or r.result.outcome is not Outcome.REFUTED:
+        return r
+    from .interp.replay_cex import replay_counterexample
+
+    verdict = replay_counterexample(
+        k.kernel, r.vc.origin, r.vc.queries, r.result.values, threads=k.launch, script=r.vc.script
+    )
+    if verdict.confirmed:
+        return replace(r, replay=verdict)
+    message = (
+        f"{r.result.solver} found a counterexample that depends on "
+        f"{' and '.join(r.vc.approximations)} (uninterpreted), and execution does not confirm it: "
+        f"{verdict.note}"
+    )
+    return replace(r, result=replace(r.result, outcome=Outcome.UNKNOWN, values=(), message=message))
 
 
 def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[Path]:

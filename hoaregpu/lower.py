@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from . import core, early_exit, grid, syntax, unsigned
 from .errors import Span, SpecError, UnsupportedError
+from .floats import check_annotation as check_float_annotation
 from .terms import (
     RESULT,
     At,
@@ -83,6 +84,7 @@ class _Lowerer:
             role=role,
             nonnegative=typ.nonnegative,
             boolean=typ is syntax.BaseType.BOOL,
+            floating=typ is syntax.BaseType.FLOAT,
             source_name=c_name if name != c_name else None,
             span=span,
         )
@@ -142,7 +144,9 @@ class _Lowerer:
         raise AssertionError(f"unexpected term {t!r}")
 
     def formula(self, clause: syntax.Clause) -> core.Formula:
-        return core.Formula(self.term(clause.formula), clause.span)
+        term = self.term(clause.formula)
+        check_float_annotation(term, lambda n: n in self.info and self.info[n].decl.floating, self.path)
+        return core.Formula(term, clause.span)
 
     # -- statements --------------------------------------------------------------
 

@@ -6,6 +6,7 @@ Used by `verify --show-core`, by error messages and by counterexample notes.
 from __future__ import annotations
 
 from . import core
+from .floats import from_bits
 from .terms import (
     At,
     Binary,
@@ -21,13 +22,14 @@ from .terms import (
     ThreadId,
     ThreadPred,
     Unary,
+    UnOp,
     Var,
     builtin_name,
 )
 
 _COND_PREC = 3
-_UNARY_PREC = 11
-_ATOM_PREC = 12
+_UNARY_PREC = 14
+_ATOM_PREC = 15
 
 
 def show_term(t: Term) -> str:
@@ -54,6 +56,8 @@ def _show(t: Term) -> tuple[str, int]:
         left = _paren(t.left, p + 1 if right_assoc else p)
         right = _paren(t.right, p if right_assoc else p + 1)
         return (f"{left} {t.op.value} {right}", p)
+    if isinstance(t, Unary) and t.op is UnOp.FLIT and isinstance(t.operand, IntLit):
+        return (repr(from_bits(t.operand.value)), _ATOM_PREC)  # a float constant
     if isinstance(t, Unary):
         return (f"{t.op.value}{_paren(t.operand, _UNARY_PREC)}", _UNARY_PREC)
     if isinstance(t, Conditional):

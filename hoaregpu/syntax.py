@@ -37,6 +37,7 @@ class BaseType(Enum):
     UNSIGNED = "unsigned"  # mathematical integer >= 0
     BOOL = "bool"
     SIZE_T = "size_t"  # mathematical integer >= 0
+    FLOAT = "float"  # float or double: an opaque value (hoaregpu.floats)
 
     @property
     def nonnegative(self) -> bool:
@@ -82,6 +83,9 @@ class AssignOp(Enum):
     MOD = "%="
     SHL = "<<="
     SHR = ">>="
+    BAND = "&="
+    BOR = "|="
+    BXOR = "^="
 
     @property
     def binop(self) -> BinOp:

@@ -25,6 +25,19 @@ class BinOp(Enum):
     MOD = "%"  # C: sign of the dividend
     SHL = "<<"
     SHR = ">>"
+    BAND = "&"  # bitwise, on two's complement (hoaregpu.smt.bitops)
+    BOR = "|"
+    BXOR = "^"
+    # C's float/double operators on opaque values (hoaregpu.floats): uninterpreted for the
+    # prover, IEEE arithmetic for the interpreters; `a > b` is `b <. a`
+    FADD = "+."
+    FSUB = "-."
+    FMUL = "*."
+    FDIV = "/."
+    FLT = "<."
+    FLE = "<=."
+    FEQ = "==."
+    FNE = "!=."
     LT = "<"
     LE = "<="
     GT = ">"
@@ -57,25 +70,43 @@ _PRECEDENCE = {
     BinOp.IMPLIES: 2,
     BinOp.OR: 4,
     BinOp.AND: 5,
-    BinOp.EQ: 6,
-    BinOp.NE: 6,
-    BinOp.LT: 7,
-    BinOp.LE: 7,
-    BinOp.GT: 7,
-    BinOp.GE: 7,
-    BinOp.SHL: 8,
-    BinOp.SHR: 8,
-    BinOp.ADD: 9,
-    BinOp.SUB: 9,
-    BinOp.MUL: 10,
-    BinOp.DIV: 10,
-    BinOp.MOD: 10,
+    BinOp.BOR: 6,
+    BinOp.BXOR: 7,
+    BinOp.BAND: 8,
+    BinOp.EQ: 9,
+    BinOp.NE: 9,
+    BinOp.LT: 10,
+    BinOp.LE: 10,
+    BinOp.GT: 10,
+    BinOp.GE: 10,
+    BinOp.SHL: 11,
+    BinOp.SHR: 11,
+    BinOp.ADD: 12,
+    BinOp.SUB: 12,
+    BinOp.MUL: 13,
+    BinOp.DIV: 13,
+    BinOp.MOD: 13,
+    BinOp.FADD: 12,
+    BinOp.FSUB: 12,
+    BinOp.FMUL: 13,
+    BinOp.FDIV: 13,
+    BinOp.FLT: 10,
+    BinOp.FLE: 10,
+    BinOp.FEQ: 9,
+    BinOp.FNE: 9,
 }
 
 
 class UnOp(Enum):
     NEG = "-"
     NOT = "!"
+    # floats (hoaregpu.floats): negation, conversions, and a literal (its operand is the
+    # IntLit of the double's IEEE bits, so that equal constants are one term)
+    FNEG = "-."
+    I2F = "(double)"
+    F2I = "(long)"
+    F32 = "(float)"
+    FLIT = "flit"
 
 
 class QuantKind(Enum):

@@ -85,6 +85,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def native_program(args: argparse.Namespace, kernel: Kernel) -> native.NativeProgram | None:
     """`--native`: the kernel compiled before any run (None, with a note, without a compiler)."""
+    if any(d.floating for d in kernel.decls):
+        print(
+            "note: --native skipped: the native executor exchanges integer arrays only"
+            " (this kernel has floats)"
+        )
+        return None
     try:
         return native.build(args.file, kernel.name)
     except native.NativeUnavailable as e:

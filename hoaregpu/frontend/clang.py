@@ -67,6 +67,7 @@ def cindex() -> Any:
         "clang_EvalResult_isUnsignedInt": ([ctypes.c_void_p], ctypes.c_uint),
         "clang_EvalResult_getAsUnsigned": ([ctypes.c_void_p], ctypes.c_ulonglong),
         "clang_EvalResult_getAsLongLong": ([ctypes.c_void_p], ctypes.c_longlong),
+        "clang_EvalResult_getAsDouble": ([ctypes.c_void_p], ctypes.c_double),  # frontend/floats.py
         "clang_EvalResult_dispose": ([ctypes.c_void_p], None),
     }
     for name, (argtypes, restype) in signatures.items():

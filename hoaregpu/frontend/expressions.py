@@ -1,9 +1,10 @@
 """Clang's expressions → terms of `hoaregpu.terms` (the part of the front end that reads C
 expressions; `translate.py` builds statements and kernels on top of it).
 
-What C means and mathematical integers agree on is translated; the rest (floats, pointers,
-bitwise operators, wrapping conversions, ...) is an UnsupportedError naming the construct
-at its position.
+What C means and mathematical integers agree on is translated (bitwise operators on the
+two's complement expansion; floats as opaque values, `frontend/floats.py`); the rest
+(pointers, wrapping conversions, ...) is an UnsupportedError naming the construct at its
+position.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Span, UnsupportedError
+from ..floats import literal as float_literal
 from ..syntax import AssignOp, BaseType, Stmt
 from ..terms import (
     Binary,
@@ -30,11 +32,12 @@ from ..terms import (
     Var,
     builtin,
 )
-from . import clang
+from . import clang, floats
 
 TYPES_HINT = (
     "supported types: bool and the integer types (char, short, int, long, their unsigned variants, size_t),"
-    " all read as mathematical integers; arrays and pointer parameters of them; structs of them"
+    " all read as mathematical integers, and float/double as opaque values;"
+    " arrays and pointer parameters of them; structs of them"
 )
 BUILTIN_HINT = "the built-in variables are threadIdx, blockIdx, blockDim and gridDim with .x, .y, .z"
 
@@ -53,10 +56,14 @@ _BINARY = {
     14: BinOp.GE,
     15: BinOp.EQ,
     16: BinOp.NE,
+    17: BinOp.BAND,
+    18: BinOp.BXOR,
+    19: BinOp.BOR,
     20: BinOp.AND,
     21: BinOp.OR,
 }
-_BINARY_UNSUPPORTED = {1: ".*", 2: "->*", 10: "<=>", 17: "&", 18: "^", 19: "|", 33: ","}
+_BINARY_UNSUPPORTED = {1: ".*", 2: "->*", 10: "<=>", 33: ","}
+_BITWISE = (BinOp.BAND, BinOp.BOR, BinOp.BXOR)
 _ASSIGN = 22
 _COMPOUND = {
     23: AssignOp.MUL,
@@ -66,11 +73,13 @@ _COMPOUND = {
     27: AssignOp.SUB,
     28: AssignOp.SHL,
     29: AssignOp.SHR,
+    30: AssignOp.BAND,
+    31: AssignOp.BXOR,
+    32: AssignOp.BOR,
 }
-_COMPOUND_UNSUPPORTED = {30: "&=", 31: "^=", 32: "|="}
 _POST_INC, _POST_DEC, _PRE_INC, _PRE_DEC = 1, 2, 3, 4
-_UNARY_UNSUPPORTED = {5: "address-of '&'", 6: "pointer dereference '*'", 9: "bitwise not '~'"}
-_PLUS, _MINUS, _LNOT = 7, 8, 10
+_UNARY_UNSUPPORTED = {5: "address-of '&'", 6: "pointer dereference '*'"}
+_PLUS, _MINUS, _BNOT, _LNOT = 7, 8, 9, 10
 
 _SIGNED = {"INT", "LONG", "LONGLONG", "SHORT", "CHAR_S", "SCHAR", "INT128"}
 _UNSIGNED = {"UINT", "ULONG", "ULONGLONG", "USHORT", "UCHAR", "CHAR_U", "UINT128"}
@@ -108,6 +117,8 @@ class ExpressionTranslator:
             return BaseType.INT
         if kind in _UNSIGNED:
             return BaseType.UNSIGNED
+        if kind in floats.FLOAT_KINDS:
+            return BaseType.FLOAT
         raise self.unsupported(f"type '{spelling}'", cur, TYPES_HINT)
 
     def guarded_expr(self, cur: Any) -> Term:
@@ -130,6 +141,13 @@ class ExpressionTranslator:
         raise self.unsupported("struct member access", cur, TYPES_HINT)
 
     def call(self, cur: Any) -> UnsupportedError:
+        if cur.spelling.startswith("atomic"):
+            return self.unsupported(
+                f"call to '{cur.spelling}'",
+                cur,
+                "atomics are not supported yet: active threads updating one cell serialise in an"
+                " unknown order, which the lockstep rules do not model",
+            )
         return self.unsupported(
             f"call to '{cur.spelling}'", cur, "the only call supported is the statement '__syncthreads();'"
         )
@@ -154,6 +172,10 @@ class ExpressionTranslator:
         K = self.K
         k = cur.kind
         span = self.span(cur)
+        if floats.is_float(cur) and k != K.ARRAY_SUBSCRIPT_EXPR:
+            value = floats.constant(cur)  # `1.5f`, `(float)2`, `0` stored into a float
+            if value is not None:
+                return float_literal(value, span)
         if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
             children = list(cur.get_children())
             if len(children) != 1:
@@ -188,6 +210,10 @@ class ExpressionTranslator:
             return self.builtin(cur)
         if k == K.BINARY_OPERATOR:
             op = clang.binary_operator(cur)
+            if op in _BINARY and floats.is_float(next(cur.get_children())):
+                left, right = cur.get_children()
+                kind = floats.kind_of(cur.type)
+                return floats.binary(_BINARY[op], self.expr(left), self.expr(right), kind, cur, span)
             if op in _BINARY:
                 left, right = cur.get_children()
                 bop = _BINARY[op]
@@ -199,6 +225,8 @@ class ExpressionTranslator:
                     a, b = self.observed(a, left), self.observed(b, right)
                 elif bop is BinOp.SHR and _is_unsigned(left):
                     a = self.observed(a, left)
+                elif bop in _BITWISE:
+                    a, b = self.bit_operand(a, left), self.bit_operand(b, right)
                 return Binary(bop, a, b, span)
             if op == _ASSIGN:
                 raise self.unsupported("assignment inside an expression", cur)
@@ -209,11 +237,17 @@ class ExpressionTranslator:
             op = clang.unary_operator(cur)
             (operand,) = cur.get_children()
             if op == _MINUS:
-                return Unary(UnOp.NEG, self.expr(operand), span)
+                neg = UnOp.FNEG if floats.is_float(operand) else UnOp.NEG
+                return Unary(neg, self.expr(operand), span)
             if op == _LNOT:
                 return Unary(UnOp.NOT, self.expr(operand), span)
             if op == _PLUS:
                 return self.expr(operand)
+            if op == _BNOT:
+                # two's complement: ~x = x ^ -1 (= -x - 1); in an unsigned type of w bits the
+                # result is x ^ (2^w - 1) (= 2^w - 1 - x), which keeps it in range
+                ones = 2 ** _width(cur) - 1 if _is_unsigned(cur) else -1
+                return Binary(BinOp.BXOR, self.expr(operand), IntLit(ones, span), span)
             if op in _UNARY_UNSUPPORTED:
                 raise self.unsupported(_UNARY_UNSUPPORTED[op], cur, _OPS_HINT)
             raise self.unsupported(
@@ -234,8 +268,6 @@ class ExpressionTranslator:
                     "call it in a statement of its own",
                 )
             return self.call_value(cur)
-        if k in (K.FLOATING_LITERAL,):
-            raise self.unsupported("floating-point literal", cur, "only integer arithmetic is supported")
         raise self.unsupported(f"expression of kind {k.name.lower()}", cur)
 
     def converted(self, cur: Any, operand: Any) -> Term:
@@ -244,6 +276,13 @@ class ExpressionTranslator:
         modulo 2^w, so a conversion needs no check, except that widening an unsigned value
         (to a 64-bit type) reads it as a number."""
         term = self.expr(operand)
+        source, target = floats.kind_of(operand.type), floats.kind_of(cur.type)
+        if source in floats.FLOAT_KINDS or target in floats.FLOAT_KINDS:
+            if target not in floats.FLOAT_KINDS or source == target:
+                return floats.convert(term, source, target) if source != target else term
+            return floats.convert(
+                self.observed(term, operand) if _is_unsigned(operand) else term, source, target
+            )
         if _is_unsigned(operand) and _width(cur) > _width(operand):
             return self.observed(term, operand)
         return term
@@ -287,9 +326,18 @@ class ExpressionTranslator:
             return True
         if isinstance(t, Binary) and t.op in _NONNEG_OPS:
             return self.nonneg(t.left) and self.nonneg(t.right)
+        if isinstance(t, Binary) and t.op is BinOp.BAND:  # x & c lies in [0, c] for c >= 0
+            return self.nonneg(t.left) or self.nonneg(t.right)
         if isinstance(t, Conditional):
             return self.nonneg(t.then) and self.nonneg(t.orelse)
         return False
+
+    def bit_operand(self, term: Term, cur: Any) -> Term:
+        """An operand of `&`, `|`, `^`: a `bool` one is 0 or 1, and as a condition the
+        encoder makes `b1 & b2` a conjunction (`hoaregpu.smt.bitops`)."""
+        if _strip(cur, self.K).type.get_canonical().kind.name == "BOOL":
+            return Binary(BinOp.NE, term, IntLit(0), term.span)
+        return term
 
     def cast(self, cur: Any) -> Term:
         """Casts between integer types are the identity on mathematical integers (a cast to a
@@ -297,6 +345,13 @@ class ExpressionTranslator:
         target = cur.type.get_canonical()
         inner = [ch for ch in cur.get_children() if ch.kind.is_expression()][-1]
         kind = target.kind.name
+        source_kind = floats.kind_of(_strip(inner, self.K).type)
+        if kind in floats.FLOAT_KINDS or source_kind in floats.FLOAT_KINDS:
+            value = self.expr(_strip(inner, self.K))
+            if _is_unsigned(_strip(inner, self.K)) and kind in floats.FLOAT_KINDS:
+                value = self.observed(value, inner)
+            converted = floats.convert(value, source_kind, kind) if kind != source_kind else value
+            return self.store(converted, target, cur) if kind not in floats.FLOAT_KINDS else converted
         if kind == "BOOL":
             return Binary(BinOp.NE, self.expr(inner), IntLit(0), self.span(cur))
         if kind in _NARROW:  # C truncates what does not fit: `(unsigned char)300` is 44
@@ -343,8 +398,8 @@ _NARROW = {
     "SHORT": (-32768, 32767),
     "USHORT": (0, 65535),
 }
-_NONNEG_OPS = (BinOp.ADD, BinOp.MUL, BinOp.DIV, BinOp.MOD, BinOp.SHL, BinOp.SHR)
-_OPS_HINT = "supported operators: + - * / % << >> < <= > >= == != && || ! ?:"
+_NONNEG_OPS = (BinOp.ADD, BinOp.MUL, BinOp.DIV, BinOp.MOD, BinOp.SHL, BinOp.SHR, BinOp.BOR, BinOp.BXOR)
+_OPS_HINT = "supported operators: + - * / % << >> & | ^ ~ < <= > >= == != && || ! ?:"
 
 
 # C's integer conversion ranks (C11 6.3.1.1) and the usual arithmetic conversions (6.3.1.8),

@@ -35,12 +35,11 @@ from ..syntax import (
     WhileStmt,
 )
 from ..terms import RESULT, Binary, Fits, IntLit, Term, Unsigned, subterms
-from . import clang
+from . import clang, floats
 from .contracts import contract_of, renamed
 from .expressions import (
     _ASSIGN,
     _COMPOUND,
-    _COMPOUND_UNSUPPORTED,
     _POST_DEC,
     _POST_INC,
     _PRE_DEC,
@@ -420,6 +419,9 @@ class Translator(Inliner):
         lhs = self.lvalue(target)
         own = target.type.get_canonical().kind.name
         other = "INT" if value_type is None else value_type.get_canonical().kind.name
+        if own in floats.FLOAT_KINDS or other in floats.FLOAT_KINDS:  # frontend/floats.py
+            stored = floats.compound(op, lhs, own, value, other, self.span(cur))
+            return AssignStmt(lhs, AssignOp.SET, self.store(stored, target.type, cur), self.span(cur))
         shift = op in (AssignOp.SHL, AssignOp.SHR)
         computed = promoted(own) if shift else computation_kind(own, other)
         operand: Term = lhs
@@ -463,8 +465,6 @@ class Translator(Inliner):
             return AssignStmt(self.lvalue(target), AssignOp.SET, self.stored(value, target), self.span(cur))
         if cur.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
             op = clang.binary_operator(cur)
-            if op in _COMPOUND_UNSUPPORTED:
-                raise self.unsupported(f"bitwise assignment '{_COMPOUND_UNSUPPORTED[op]}'", cur)
             target, value = cur.get_children()
             return self.compound(cur, target, _COMPOUND[op], self.expr(value), value.type, value)
         if cur.kind == K.UNARY_OPERATOR and clang.unary_operator(cur) in (

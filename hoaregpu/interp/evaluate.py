@@ -7,7 +7,8 @@ is what makes the lockstep interpreter fast without NumPy (and keeps integers
 unbounded, as in the paper).
 
 C semantics: `/` truncates toward zero, `%` takes the sign of the dividend, `<<`/`>>`
-are multiplication/floor-division by powers of two and need non-negative amounts;
+are multiplication/floor-division by powers of two and need amounts in 0..63;
+`& | ^` are Python's (two's complement, unbounded);
 `&&`, `||` and `?:` short-circuit (per thread), so a guarded read is not a read.
 Conditions are ints; comparisons and logical operators give 0 or 1.
 """
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..core import Kernel, VarKind
 from ..errors import HoareGpuError, Span
+from ..floats import FLOAT_UNOPS
 from ..launch import THREAD_X, Coord
 from ..terms import (
     At,
@@ -39,6 +41,7 @@ from ..terms import (
     UnOp,
     Var,
 )
+from . import floats
 from .values import State
 
 if TYPE_CHECKING:
@@ -68,15 +71,23 @@ def c_mod(a: int, b: int, span: Span | None = None) -> int:
     return a - b * c_div(a, b)
 
 
-def c_shl(a: int, b: int, span: Span | None = None) -> int:
+MAX_SHIFT = 63  # C's integer types have at most 64 bits: a shift by 64 or more is undefined
+
+
+def _shift_amount(b: int, span: Span | None) -> None:
     if b < 0:
         raise EvalError(f"negative shift amount {b}", span)
+    if b > MAX_SHIFT:
+        raise EvalError(f"shift amount {b} is at least the width of the type (undefined in C)", span)
+
+
+def c_shl(a: int, b: int, span: Span | None = None) -> int:
+    _shift_amount(b, span)
     return a * (1 << b)
 
 
 def c_shr(a: int, b: int, span: Span | None = None) -> int:
-    if b < 0:
-        raise EvalError(f"negative shift amount {b}", span)
+    _shift_amount(b, span)
     return a >> b  # arithmetic shift (floor division by 2^b), as C compilers and the VC encoder do
 
 
@@ -88,13 +99,28 @@ ARITH: dict[BinOp, Callable[[int, int], int]] = {
     BinOp.ADD: operator.add,
     BinOp.SUB: operator.sub,
     BinOp.MUL: operator.mul,
+    # Python's bit operators act on the infinite two's complement expansion: C's result for
+    # values in range, and modulo 2^w for unsigned ones (as + - *); `~x` is `x ^ -1`
+    BinOp.BAND: operator.and_,
+    BinOp.BOR: operator.or_,
+    BinOp.BXOR: operator.xor,
     BinOp.LT: lambda a, b: _b(a < b),
     BinOp.LE: lambda a, b: _b(a <= b),
     BinOp.GT: lambda a, b: _b(a > b),
     BinOp.GE: lambda a, b: _b(a >= b),
-    BinOp.EQ: lambda a, b: _b(a == b),
-    BinOp.NE: lambda a, b: _b(a != b),
+    BinOp.EQ: lambda a, b: _b(_same(a, b)),
+    BinOp.NE: lambda a, b: _b(not _same(a, b)),
+    **floats.BINARY,
 }
+
+
+def _same(a: int, b: int) -> bool:
+    """`==` (ints, or float values compared for identity in annotations: `hoaregpu.floats`)."""
+    if a.__class__ is int and b.__class__ is int:
+        return a == b
+    return floats.identical(a, b)
+
+
 PARTIAL: dict[BinOp, Callable[[int, int, Span | None], int]] = {
     BinOp.DIV: c_div,
     BinOp.MOD: c_mod,
@@ -142,6 +168,9 @@ def compile_expr(term: Term, kernel: Kernel) -> VecFn:
         return _compile_var(term, kernel)
     if isinstance(term, Unary):
         inner = compile_expr(term.operand, kernel)
+        if term.op in FLOAT_UNOPS:
+            op, span = term.op, term.span
+            return lambda ctx, ts: [floats.unary(op, v, span) for v in inner(ctx, ts)]
         if term.op is UnOp.NEG:
             return lambda ctx, ts: [-v for v in inner(ctx, ts)]
         return lambda ctx, ts: [0 if v else 1 for v in inner(ctx, ts)]

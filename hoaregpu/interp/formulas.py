@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from ..core import Formula, Kernel, VarKind
 from ..errors import HoareGpuError, Span
+from ..floats import FLOAT_UNOPS
 from ..launch import Coord
 from ..terms import (
     At,
@@ -57,6 +58,7 @@ from ..terms import (
     builtin_name,
     children,
 )
+from . import floats
 from .evaluate import EvalError, binop_scalar
 from .values import State
 
@@ -185,6 +187,8 @@ class FormulaChecker:
             return st.geo.size(Coord(isinstance(t, BlockCount), t.axis))
         if isinstance(t, Unary):
             v = self.ev(t.operand, thread, bound, st)
+            if t.op in FLOAT_UNOPS:
+                return floats.unary(t.op, v, t.span)  # type: ignore[no-any-return]
             return -v if t.op is UnOp.NEG else (0 if v else 1)
         if isinstance(t, Binary):
             op = t.op

@@ -24,6 +24,7 @@ from .formulas import FormulaChecker
 from .values import Array, State, empty_state
 
 VALUE = 9
+SPECIAL_FLOATS = (float("nan"), float("inf"), float("-inf"), -0.0, 0.5, -1.25)
 ATTEMPTS = 200
 
 InputGenerator = Callable[[Kernel, "int | Geometry", random.Random], "State | None"]
@@ -78,6 +79,8 @@ def sample_state(kernel: Kernel, launch: int | Geometry, rng: random.Random, sca
         vals = _values(rng, len(keys), scale)
         if d.boolean or d.nonnegative:  # the cells' C type: bool 0/1, unsigned >= 0
             vals = [(v % 2 if d.boolean else abs(v)) for v in vals]
+        if d.floating and rng.random() < 0.5:  # floats: sometimes NaN, infinities, -0.0, fractions
+            vals = [rng.choice(SPECIAL_FLOATS) if rng.random() < 0.3 else v for v in vals]  # type: ignore[misc]
         arr = Array(dict(zip(keys, vals, strict=True)))
         if d.kind is VarKind.SHARED:
             state.shared[p] = arr

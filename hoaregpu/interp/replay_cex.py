@@ -353,7 +353,7 @@ def replay_results(kernels: Sequence[KernelResult]) -> list[KernelResult]:
     for k in kernels:
         results = []
         for r in k.results:
-            if r.result.outcome is Outcome.REFUTED:
+            if r.result.outcome is Outcome.REFUTED and r.replay is None:  # (approximate ones are replayed)
                 verdict = replay_counterexample(
                     k.prepared.kernel,
                     r.vc.origin,

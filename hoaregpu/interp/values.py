@@ -139,7 +139,9 @@ def _parse_key(text: str, dim: int, name: str) -> Key:
     return key
 
 
-def _as_int(value: Any, what: str) -> int:
+def _as_int(value: Any, what: str, floating: bool = False) -> int:
+    if floating and isinstance(value, float):  # a float/double parameter (`hoaregpu.floats`)
+        return value  # type: ignore[return-value]
     if isinstance(value, bool) or not isinstance(value, int):
         shown = repr(value)
         shown = shown if len(shown) <= 60 else shown[:57] + "..."  # a huge value is not a message
@@ -147,26 +149,26 @@ def _as_int(value: Any, what: str) -> int:
     return value
 
 
-def _flatten(value: Any, dim: int, prefix: Key, name: str, out: dict[Key, int]) -> None:
+def _flatten(value: Any, dim: int, prefix: Key, name: str, out: dict[Key, int], floating: bool) -> None:
     if dim == 0:
-        out[prefix] = _as_int(value, f"{name}{list(prefix)}")
+        out[prefix] = _as_int(value, f"{name}{list(prefix)}", floating)
         return
     if not isinstance(value, list):
         raise InputError(f"{name}: expected nested lists of depth {len(prefix) + dim}")
     for i, v in enumerate(value):
-        _flatten(v, dim - 1, (*prefix, i), name, out)
+        _flatten(v, dim - 1, (*prefix, i), name, out, floating)
 
 
-def parse_array(value: Any, dim: int, name: str) -> Array:
+def parse_array(value: Any, dim: int, name: str, floating: bool = False) -> Array:
     arr = Array()
     if isinstance(value, list):
-        _flatten(value, dim, (), name, arr.cells)
+        _flatten(value, dim, (), name, arr.cells, floating)
     elif isinstance(value, Mapping):
         for k, v in value.items():
             if k == "*":
-                arr.default = _as_int(v, f"{name} default")
+                arr.default = _as_int(v, f"{name} default", floating)
             else:
-                arr.cells[_parse_key(str(k), dim, name)] = _as_int(v, f"{name}[{k}]")
+                arr.cells[_parse_key(str(k), dim, name)] = _as_int(v, f"{name}[{k}]", floating)
     else:
         raise InputError(f"{name} is an array of dimension {dim}: give a list or an index->value object")
     return arr
@@ -180,16 +182,17 @@ def initial_state(kernel: Kernel, threads: int | Geometry, inputs: Mapping[str, 
     threads = state.threads
     for name, value in (inputs or {}).items():
         d = _param_decl(kernel, name)
+        fl = d.floating
         if d.kind is VarKind.SHARED and d.dim == 0:  # a uniform scalar parameter
-            v = _in_range(d, _as_int(value, name), name)
+            v = _in_range(d, _as_int(value, name, fl), name)
             state.shared[d.name] = Array({(): v})
         elif d.kind is VarKind.SHARED:
-            state.shared[d.name] = _cells_in_range(d, parse_array(value, d.dim, name), name)
+            state.shared[d.name] = _cells_in_range(d, parse_array(value, d.dim, name, fl), name)
         elif d.dim == 0:
-            v = _in_range(d, _as_int(value, name), name)
+            v = _in_range(d, _as_int(value, name, fl), name)
             state.scalars[d.name] = [v] * threads
         else:
-            arr = _cells_in_range(d, parse_array(value, d.dim, name), name)
+            arr = _cells_in_range(d, parse_array(value, d.dim, name, fl), name)
             state.local_arrays[d.name] = [arr.copy() for _ in range(threads)]
     return state
 

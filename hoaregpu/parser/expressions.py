@@ -3,7 +3,7 @@
 `build(formula=False)` is the program-expression grammar, `build(formula=True)` the
 annotation-formula grammar (adds `==>`, `<==>`, quantifiers, `@`, `\\old`, `\\all`,
 `\\none`, chained comparisons). Formula-only syntax in program code, and unsupported C
-(calls, casts, `*p`, `&x`, `x++` inside an expression, bitwise operators, ...) are
+(calls, casts, `*p`, `&x`, `x++` inside an expression, ...) are
 recognised and raise a SpecError/UnsupportedError pointing at the offending token.
 """
 
@@ -15,6 +15,8 @@ from typing import Any, cast
 import pyparsing as pp
 
 from ..errors import SpecError, UnsupportedError
+from ..floats import literal as float_literal
+from ..floats import round32
 from ..terms import (
     RESULT,
     At,
@@ -42,7 +44,7 @@ from .context import IDENT_NOT_KW_RE, IDENT_RE, ctx, error, fail, punct, token, 
 Toks = pp.ParseResults
 
 ANNOT_ONLY = "is only allowed in annotations (/*@ ... */ or //@ comments)"
-SUPPORTED_OPS = "supported operators: + - * / % << >> < <= > >= == != && || ! ?:"
+SUPPORTED_OPS = "supported operators: + - * / % << >> & | ^ ~ < <= > >= == != && || ! ?:"
 
 # ---------------------------------------------------------------- primaries
 
@@ -51,9 +53,7 @@ def _number(s: str, loc: int, toks: Toks) -> Term:
     text = str(toks[0])
     low = text.lower()
     if "." in text or (not low.startswith("0x") and ("e" in low or "f" in low)):
-        raise UnsupportedError(
-            f"floating-point literal '{text}'", ctx().span(loc), "only integer arithmetic is supported"
-        )
+        return _float_number(text, loc)
     digits = low.rstrip("u") if low.count("u") <= 1 else low
     if "l" in low:
         raise UnsupportedError(
@@ -71,6 +71,16 @@ def _number(s: str, loc: int, toks: Toks) -> Term:
     except ValueError:
         raise error(f"invalid integer literal '{text}'", loc) from None
     return IntLit(value, ctx().span(loc))
+
+
+def _float_number(text: str, loc: int) -> Term:
+    """A float literal (`1.5f`, `2.0`, `1e-3`): an opaque constant (`hoaregpu.floats`)."""
+    single = text[-1] in "fF"
+    try:
+        value = float(text[:-1] if single else text)
+    except ValueError:
+        raise error(f"invalid floating-point literal '{text}'", loc) from None
+    return float_literal(round32(value) if single else value, ctx().span(loc))
 
 
 def _bool(s: str, loc: int, toks: Toks) -> Term:
@@ -178,6 +188,8 @@ def _unary(s: str, loc: int, toks: Toks) -> Term:
     (op, op_loc), operand = toks[0], toks[1]
     if op == "+":
         return operand  # type: ignore[no-any-return]
+    if op == "~":  # two's complement, as in code: ~x = x ^ -1
+        return Binary(BinOp.BXOR, operand, IntLit(-1, ctx().span(op_loc)), ctx().span(op_loc))
     return Unary(UnOp(op), operand, ctx().span(op_loc))
 
 
@@ -369,14 +381,13 @@ def build(formula: bool) -> pp.ParserElement:
         at_in_code = pp.Literal("@").set_parse_action(fail(lambda t, loc: error(f"'@' {ANNOT_ONLY}", loc)))
         postfix = indexed + pp.Optional(at_in_code | member | incdec_in_expr)
 
-    unop = token(r"-(?![-=>])|!(?!=)|\+(?![+=])", "an operator")
-    bad_unop = pp.Regex(r"\+\+|--|\*|&(?!&)|~").set_parse_action(
+    unop = token(r"-(?![-=>])|!(?!=)|\+(?![+=])|~", "an operator")
+    bad_unop = pp.Regex(r"\+\+|--|\*|&(?!&)").set_parse_action(
         fail(
             lambda t, loc: UnsupportedError(
                 {
                     "*": "pointer dereference '*p'",
                     "&": "address-of '&x'",
-                    "~": "bitwise operator '~'",
                 }.get(t, f"'{t}' inside an expression"),
                 ctx().span(loc),
                 "use 'a[i]' for memory" if t in "*&" else None,
@@ -395,13 +406,13 @@ def build(formula: bool) -> pp.ParserElement:
     shift = level(add, r"<<(?!=)|>>(?!=)")
     rel = level(shift, r"<=(?!=)|>=|<(?![<=])|>(?![>=])", _chain(formula))
     eq = level(rel, r"==(?![=>])|!=", _chain(formula))
-    conj = level(eq, r"&&")
+    band = level(eq, r"&(?![&=])")
+    bxor = level(band, r"\^(?!=)")
+    bor = level(bxor, r"\|(?![|=])")
+    conj = level(bor, r"&&")
     disj = level(conj, r"\|\|")
     cond = pp.Forward()
     cond <<= (disj + pp.Optional(punct("?") - top - punct(":", "':'") - cond)).set_parse_action(_conditional)
-    bitwise = pp.Regex(r"&(?!&)|\|(?!\|)|\^(?!=)").set_parse_action(
-        _unsupported("bitwise operator '{}'", SUPPORTED_OPS)
-    )
     assign = pp.Regex(r"(?:<<|>>|[-+*/%&|^])?=(?!=)").set_parse_action(
         fail(
             lambda t, loc: (
@@ -415,7 +426,7 @@ def build(formula: bool) -> pp.ParserElement:
             )
         )
     )
-    after = bitwise | assign
+    after = assign
     if formula:
         impl = pp.Forward()
         impl <<= cond + pp.Optional(_op(r"==>") - impl)

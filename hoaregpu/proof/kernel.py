@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .. import core
 from ..errors import Span, UnsupportedError
+from ..floats import FLOAT_BINOPS
 from ..frontend import parse_file
 from ..lower import lower_file
 from ..terms import (
@@ -70,6 +71,17 @@ from .formula import (
 from .formula_ops import all_names, current_vars, old_vars, read_active, read_at
 from .syntax import show_prog
 
+# the proof formula language has no bit operators and no floats
+_NOT_IN_PROOFS = (BinOp.BAND, BinOp.BOR, BinOp.BXOR, *FLOAT_BINOPS)
+
+
+def _not_in_proofs(t: Term, what: str) -> UnsupportedError:
+    return UnsupportedError(
+        f"{what} in a proof",
+        t.span or Span("<kernel>", 1, 1),
+        "proofs cover integer + - * / % << >> (by constants) and comparisons; 'hoaregpu verify' handles it",
+    )
+
 
 def from_term(t: Term) -> F:
     """A spec Term as a proof formula (same meaning; spans dropped)."""
@@ -86,8 +98,12 @@ def from_term(t: Term) -> F:
             "derivations (prove/check) cover one block along x; use `hoaregpu verify` for grids",
         )
     if isinstance(t, Binary):
+        if t.op in _NOT_IN_PROOFS:
+            raise _not_in_proofs(t, f"operator '{t.op.value}'")
         return Bin(t.op, from_term(t.left), from_term(t.right))
     if isinstance(t, Unary):
+        if t.op not in (UnOp.NEG, UnOp.NOT):
+            raise _not_in_proofs(t, "floating-point values")
         return Un(t.op, from_term(t.operand))
     if isinstance(t, Conditional):
         return Cond(from_term(t.cond), from_term(t.then), from_term(t.orelse))

@@ -274,6 +274,8 @@ class Translator:
             BinOp.EQ: m.Equals,
             BinOp.NE: lambda x, y: m.Not(m.Equals(x, y)),
         }
+        if op not in arith:  # `& | ^`: approximated by the VC generator, which proofs do not trust
+            raise Untranslatable(f"operator '{op.value}' is not supported in proofs")
         return arith[op](a, b)
 
     def _cdiv(self, a: FNode, b: FNode) -> FNode:

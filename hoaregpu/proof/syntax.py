@@ -42,7 +42,7 @@ from .formula import (
 
 # ---------------------------------------------------------------- printing
 
-_COND, _UNARY, _AT, _ATOM = 3, 11, 12, 13
+_COND, _UNARY, _AT, _ATOM = 3, 14, 15, 16
 
 
 def show(f: F) -> str:

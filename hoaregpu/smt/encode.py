@@ -20,6 +20,7 @@ from pysmt.typing import BOOL, INT, FunctionType, PySMTType
 
 from .. import core
 from ..errors import Span, SpecError
+from ..floats import FLOAT_BINOPS, FLOAT_UNOPS
 from ..grid import is_multi_block, live_coords, with_contract
 from ..launch import ALL_COORDS, THREAD_X, Coord, Launch
 from ..terms import (
@@ -43,6 +44,7 @@ from ..terms import (
     Var,
     builtin_name,
 )
+from . import bitops, floats
 from .smtlib import RESERVED_NAMES
 
 
@@ -349,6 +351,8 @@ class Encoder:
             return self._binary(t, thread, bound, old)
         if isinstance(t, Unary):
             v = self._value(t.operand, thread, bound, old)
+            if t.op in FLOAT_UNOPS:  # hoaregpu.floats: uninterpreted
+                return floats.unary(m, t.op, self._int(v))
             if t.op is UnOp.NOT:
                 return m.Not(self._bool(v))
             return m.Minus(m.Int(0), self._int(v))
@@ -391,12 +395,15 @@ class Encoder:
     def _binary(self, t: Binary, thread: FNode | None, bound: Mapping[str, FNode], old: bool) -> FNode:
         m = self.mgr
         op = t.op
-        if op in (BinOp.SHL, BinOp.SHR):
-            amount = _constant_shift(t)
-            x = self._int(self._value(t.left, thread, bound, old))
-            factor = m.Int(2**amount)
-            # `>>` of a negative value is an arithmetic shift: floor division, as SMT's div.
-            return m.Times(x, factor) if op is BinOp.SHL else m.Div(x, factor)
+        if op in FLOAT_BINOPS:  # hoaregpu.floats: uninterpreted
+            a = self._int(self._value(t.left, thread, bound, old))
+            return floats.binary(m, op, a, self._int(self._value(t.right, thread, bound, old)))
+        if op in _BIT_OPS:  # hoaregpu.smt.bitops: exact where it can be, approximated elsewhere
+            a = self._value(t.left, thread, bound, old)
+            b = self._value(t.right, thread, bound, old)
+            if op in (BinOp.SHL, BinOp.SHR):
+                return bitops.shift(m, t, self._int(a), self._int(b))
+            return bitops.bitwise(m, t, a, b)
         # Logical operators take conditions (non-zero is true), the others integers.
         coerce = self._bool if op.is_logical else self._int
         a = coerce(self._value(t.left, thread, bound, old))
@@ -417,6 +424,8 @@ class Encoder:
         return m.Ite(m.GE(a, zero), m.Div(a, b), m.Minus(zero, m.Div(m.Minus(zero, a), b)))
 
 
+_BIT_OPS = (BinOp.SHL, BinOp.SHR, BinOp.BAND, BinOp.BOR, BinOp.BXOR)
+
 # pySMT formula-manager methods for the operators that map one to one.
 _MANAGER_OP = {
     BinOp.AND: "And",
@@ -432,15 +441,3 @@ _MANAGER_OP = {
     BinOp.GE: "GE",
     BinOp.EQ: "Equals",
 }
-
-
-def _constant_shift(t: Binary) -> int:
-    amount = t.right
-    if isinstance(amount, IntLit) and amount.value >= 0:
-        return amount.value
-    where = t.span or Span("<kernel>", 1, 1)
-    raise SpecError(
-        f"the shift amount of '{t.op.value}' must be a non-negative integer constant",
-        where,
-        hint="shifts are multiplication/division by a power of two; use '*' or '/' for a variable amount",
-    )

@@ -20,6 +20,7 @@ from pysmt.typing import INT
 from .. import core
 from ..errors import Span
 from ..launch import ALL_COORDS, Launch
+from ..smt.approx import approximations
 from ..smt.encode import Encoder, Mask
 from ..terms import builtin_name
 from .goals import GImp, GLeaf, Goal, Renamer, conj, split
@@ -48,6 +49,9 @@ class Vc:
     origin: Origin
     formula: FNode
     queries: tuple[Query, ...]
+    # what the formula approximates by uninterpreted functions (`smt.approx`): a refutation
+    # of such a VC may be spurious until execution confirms it
+    approximations: tuple[str, ...] = ()
 
     @property
     def kind(self) -> VcKind:
@@ -122,7 +126,7 @@ def generate(kernel: core.Kernel, env: Environment, threads: int | Launch | None
         hyp = to_initial.walk(enc.mgr.And(hyps))
         formula = enc.mgr.Implies(hyp, obligation)
         queries = _queries(enc, kernel, formula, obligation, witnesses)
-        out.append(Vc(kernel.name, leaf.origin, formula, queries))
+        out.append(Vc(kernel.name, leaf.origin, formula, queries, approximations(formula)))
     return out
 
 

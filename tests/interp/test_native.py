@@ -66,6 +66,8 @@ def test_every_spec_and_planted_bug_agrees(compiler: Any, path: Path) -> None:
         with pytest.raises(native.NativeBuildError):  # when it builds, compare it like the others
             program(path)
         return
+    if any(d.floating for d in select_kernel(str(path), None).decls):
+        pytest.skip("the native executor exchanges integer arrays only (a float kernel)")
     kernel, prog = program(path)
     result = native.native_test(kernel, prog, (1, 5), 5, 3)
     assert result.disagreements == [], native.render_comparison(result.disagreements[0])

@@ -243,7 +243,7 @@ def test_statements() -> None:
         unsigned u; unsigned int w; bool f; size_t z; const int c = 2;
         __shared__ int s[256];
         __shared__ int t[16][16];
-        x = 2; x += 1; x -= 1; x *= 2; x /= 2; x %= 3; x <<= 1; x >>= 1;
+        x = 2; x += 1; x -= 1; x *= 2; x /= 2; x %= 3; x <<= 1; x >>= 1; x &= 1; x |= 1; x ^= 1;
         x++; x--; ++x; --x;
         t[x][y] = s[x];
         ;
@@ -267,12 +267,12 @@ def test_statements() -> None:
     ]
     assert isinstance(s[6], Decl) and s[6].shared and s[6].declarators[0].sizes == (i(256),)
     assert isinstance(s[7], Decl) and s[7].declarators[0].sizes == (i(16), i(16))
-    ops = [st.op for st in s[8:16]]  # type: ignore[union-attr]
+    ops = [st.op for st in s[8:19]]  # type: ignore[union-attr]
     assert ops == list(AssignOp)
-    assert [(st.target, st.delta) for st in s[16:20]] == [(v("x"), d) for d in (1, -1, 1, -1)]  # type: ignore[union-attr]
-    assert all(isinstance(st, IncDec) for st in s[16:20])
-    assert s[20] == AssignStmt(v("t", v("x"), v("y")), AssignOp.SET, v("s", v("x")), span=None)  # type: ignore[arg-type]
-    assert isinstance(s[21], EmptyStmt) and isinstance(s[22], SyncStmt) and isinstance(s[23], Block)
+    assert [(st.target, st.delta) for st in s[19:23]] == [(v("x"), d) for d in (1, -1, 1, -1)]  # type: ignore[union-attr]
+    assert all(isinstance(st, IncDec) for st in s[19:23])
+    assert s[23] == AssignStmt(v("t", v("x"), v("y")), AssignOp.SET, v("s", v("x")), span=None)  # type: ignore[arg-type]
+    assert isinstance(s[24], EmptyStmt) and isinstance(s[25], SyncStmt) and isinstance(s[26], Block)
 
 
 def test_if_while_for() -> None:

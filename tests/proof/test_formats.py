@@ -22,8 +22,8 @@ SPECS = sorted(str(p) for p in Path("specs").glob("*.cu"))
 def test_render_parse_roundtrip(spec: str) -> None:
     try:
         infos = load_kernels(spec)
-    except UnsupportedError as e:  # grids and calls through contracts: refused, clearly
-        assert "grids" in (e.hint or "") or "contract" in e.message, e.render()
+    except UnsupportedError as e:  # grids, calls through contracts, bit operators, floats: refused, clearly
+        assert "grids" in (e.hint or "") or "contract" in e.message or "in a proof" in e.message, e.render()
         return
     for info in infos:
         proof = derive_kernel(info)

@@ -12,7 +12,6 @@ import pytest
 from pipeline_kit import PROVED, REFUTED, kernel, line_of, source, verdicts
 
 from hoaregpu.driver import fresh_env
-from hoaregpu.errors import SpecError
 from hoaregpu.solvers import Outcome
 from hoaregpu.vc.generate import generate
 
@@ -700,16 +699,21 @@ def test_shift_by_a_defined_constant() -> None:
     assert table(src) == expect(src, ("ensures", POST, PROVED))
 
 
-@pytest.mark.parametrize("shift", ["1 << n", "n >> tid", "n << -1"])
-def test_non_constant_shift_is_a_spec_error(shift: str) -> None:
+@pytest.mark.parametrize(
+    ("shift", "approximate"), [("1 << n", True), ("n >> tid", True), ("n << -1", True), ("n << 2", False)]
+)
+def test_shift_amounts_outside_0_to_63_are_uninterpreted(shift: str, approximate: bool) -> None:
+    """A shift by a variable amount is exact for 0..63 (smt/bitops.py); outside, where C is
+    undefined, it is an uninterpreted value, and the VC says that it depends on one."""
     src = f"""
+        /*@ ensures a[0] == 0; */
         __global__ void k(int *a, int n) {{
             a[0] = {shift};
         }}
         """
-    with fresh_env() as env, pytest.raises(SpecError, match="shift amount") as e:
-        generate(kernel(src), env)
-    assert e.value.span.line == line_of(src, "a[0] =")
+    with fresh_env() as env:
+        (vc,) = generate(kernel(src), env)
+    assert bool(vc.approximations) is approximate
 
 
 # -- found while writing these tests: incompleteness of the loop rule as implemented ----------
