@@ -223,7 +223,9 @@ class Translator(Dialect):
         self.entry_facts[cur.spelling] = tuple(facts)
         span = self.start_span(cur)
         warnings = tuple(dict.fromkeys(self.warnings))  # once, though a device function is inlined often
-        return KernelDef(cur.spelling, (*params, *globals_), (*requires,), (*ensures,), block, span, warnings)
+        return KernelDef(
+            cur.spelling, (*params, *globals_), (*requires,), (*ensures,), block, span, warnings=warnings
+        )
 
     def param(self, cur: Any) -> list[Param]:
         ty = cur.type.get_canonical()
