@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeAlias
 
-from .errors import Span
+from .errors import Span, SpecWarning
 from .launch import Launch
 from .terms import Term
 
@@ -171,6 +171,7 @@ class Kernel:
     launch: Launch = field(default_factory=Launch)
     span: Span | None = field(default=None, compare=False, repr=False)
     device: bool = False  # a `__device__` function with a contract, verified on its own
+    warnings: tuple[SpecWarning, ...] = field(default=(), compare=False, repr=False)  # from the front end
 
     @property
     def what(self) -> str:

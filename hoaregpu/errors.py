@@ -74,6 +74,19 @@ class UnsupportedError(SpecError):
         self.construct = construct
 
 
+@dataclass(frozen=True)
+class SpecWarning:
+    """Something the front end did to the input that the user must know of, which still lets
+    the kernel be verified (e.g. a GPUVerify hypothesis hoaregpu cannot read, dropped)."""
+
+    message: str
+    span: Span
+    tag: str
+
+    def render(self) -> str:
+        return f"{self.span}: warning: {self.message} [{self.tag}]"
+
+
 class ConfigError(HoareGpuError):
     """Bad command-line options or configuration (unknown solver, bad timeout, ...)."""
 

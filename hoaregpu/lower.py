@@ -394,6 +394,7 @@ def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
         launch=grid.fixed_by_requires(requires),
         span=k.span,
         device=k.device,
+        warnings=k.warnings,
     )
     return grid.per_block_shared(kernel)
 

@@ -236,6 +236,7 @@ def render_text(run: RunResult) -> str:
     for e in run.errors:
         lines.append(e.render())
     for k in run.kernels:
+        lines += [w.render() for w in k.prepared.kernel.warnings]
         lines += vacuity_lines(k)
         lines += launch_lines(k)
         lines += assumption_lines(k)
@@ -289,6 +290,11 @@ def render_json(run: RunResult) -> str:
                 "verdict": k.verdict,
                 "threads": k.prepared.threads,
                 "assumptions": [str(a.formula.span) for a in _assumes(k.prepared.kernel.body)],
+                "warnings": [
+                    {"file": w.span.path, "line": w.span.line, "col": w.span.col, "message": w.message}
+                    | {"tag": w.tag}
+                    for w in k.prepared.kernel.warnings
+                ],
                 "frontend_seconds": round(k.prepared.frontend_seconds, 4),
                 "loops_without_invariant": [
                     {"line": m.span.line, "col": m.span.col, "reason": m.reason}

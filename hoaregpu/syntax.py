@@ -11,7 +11,7 @@ from enum import Enum
 from typing import TypeAlias
 
 from .core import ExitKind
-from .errors import Span
+from .errors import Span, SpecWarning
 from .terms import BinOp, Term, Var
 
 
@@ -211,6 +211,8 @@ class KernelDef:
     body: Block
     span: Span = field(compare=False, repr=False)
     device: bool = False  # a `__device__` function with a contract, verified on its own
+    # what the front end dropped or reinterpreted (GPUVerify's dialect), reported with the verdict
+    warnings: tuple[SpecWarning, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,11 @@ class Inliner(MemoryOps):
     def stmt_list(self, parent: Any, children: Sequence[Any]) -> list[Stmt]:
         raise NotImplementedError  # translate.Translator
 
+    def contract_calls(
+        self, children: Sequence[Any], result: str | None, entry: dict[str, str] | None = None
+    ) -> tuple[list[Any], list[Any], list[Any]]:
+        return [], [], list(children)  # gpuverify.Dialect
+
     def extent(self, cur: Any) -> tuple[int, int]:
         a, b = clang.offsets(cur)
         return self.chars(a), self.chars(b)
@@ -140,11 +145,14 @@ class Inliner(MemoryOps):
                 entry.append(
                     Decl(False, ptype, (Declarator(p.spelling, (), Var(temp, (), span), span),), span)
                 )
-            children = list(body.get_children())
+            # GPUVerify's `__requires`/`__ensures` calls leading the body: checked at the call
+            # (`names`: a scalar parameter's value at entry, for their __ensures)
+            gv_pre, gv_post, children = self.contract_calls(list(body.get_children()), result, names)
             last = children[-1] if children and children[-1].kind == self.K.RETURN_STMT else None
-            stmts = self.stmt_list(body, children[:-1] if last is not None else children)
+            stmts = gv_pre + self.stmt_list(body, children[:-1] if last is not None else children)
             if last is not None:
                 stmts += self._return(last, result, fn.result_type)
+            stmts += gv_post
             contract = self.contracts.get(fn.spelling)
             if contract is None:
                 return [*before, Block((*entry, *stmts), span)], result

@@ -50,11 +50,11 @@ from .expressions import (
     computation_kind,
     promoted,
 )
-from .inline import Inliner
+from .gpuverify import Dialect
 
 
 @dataclass
-class Translator(Inliner):
+class Translator(Dialect):
     # per kernel: the values of the `__constant__` variables it uses (filescope.py)
     entry_facts: dict[str, tuple[Clause, ...]] = field(default_factory=dict)
 
@@ -71,6 +71,7 @@ class Translator(Inliner):
         left alone (host code, helpers never called)."""
         items: list[Any] = []
         previous_end = 0
+        self.read_axioms(self.top_level(self.tu.cursor))  # GPUVerify's `__axiom(e)`
         declarations = self._declarations()
         for cur, _, _, contract in declarations:  # first: every contract, for the calls
             if contract and self._is_device_function(cur, with_contract=True):
@@ -209,14 +210,21 @@ class Translator(Inliner):
         )
         self.globals_used, self.inlined = {}, []
         body = next(ch for ch in cur.get_children() if ch.kind == self.K.COMPOUND_STMT)
-        block = self.stmt(body)
-        assert isinstance(block, Block)
+        self.warnings = list(self.axiom_warnings)
+        # GPUVerify's `__requires(e);` calls leading the body (gpuverify.py)
+        requires, ensures, rest = self.contract_calls(list(body.get_children()), None)
+        requires = [*self.file_axioms, *requires]
+        block = Block(tuple(self.stmt_list(body, rest)), self.span(body))
         # file-scope variables the kernel uses (filescope.py): extra parameters and entry facts
         self.check_global_shadowing([cur, *self.inlined])
         globals_, facts, shared = self.global_params()
         block = Block((*shared, *block.stmts), block.span)
         self.entry_facts[cur.spelling] = tuple(facts)
-        return KernelDef(cur.spelling, (*params, *globals_), (), (), block, self.start_span(cur))
+        span = self.start_span(cur)
+        warnings = tuple(dict.fromkeys(self.warnings))  # once, though a device function is inlined often
+        return KernelDef(
+            cur.spelling, (*params, *globals_), (*requires,), (*ensures,), block, span, warnings=warnings
+        )
 
     def param(self, cur: Any) -> list[Param]:
         ty = cur.type.get_canonical()
@@ -270,7 +278,8 @@ class Translator(Inliner):
             if len(children) != 2:
                 raise self.unsupported("declaration inside a 'while' condition", cur)
             self.no_annotations(children[0])
-            return WhileStmt(self.loop_cond(children[0]), self.sub(cur, children, 1), (), self.span(cur))
+            invariants, cond = self.loop_head(children[0])  # GPUVerify's `while (__invariant(e), c)`
+            return WhileStmt(cond, self.sub(cur, children, 1), invariants, self.span(cur))
         if k == K.FOR_STMT:
             return self.for_stmt(cur)
         if k == K.NULL_STMT:
@@ -342,19 +351,20 @@ class Translator(Inliner):
         if len(semis) < 2:
             raise self.unsupported("range-based 'for'", cur)
         init = cond = step = None
+        invariants: tuple[Clause, ...] = ()
         for ch in children[:-1]:
             start = self.extent(ch)[0]
             self.no_annotations(ch)
             if start < semis[0]:
                 init = self.stmt(ch)
             elif start < semis[1]:
-                cond = self.loop_cond(ch)
+                invariants, cond = self.loop_head(ch)  # GPUVerify's `__invariant(e), c`
             else:
                 step = self.stmt(ch)
                 if isinstance(step, Block):
                     raise self.unsupported("call in a 'for' step", ch, "call it at the end of the body")
         body_stmt = self.sub(cur, children, len(children) - 1) if len(children) > 1 else self.stmt(body)
-        return ForStmt(init, cond, step, body_stmt, (), self.span(cur))
+        return ForStmt(init, cond, step, body_stmt, invariants, self.span(cur))
 
     def decl(self, cur: Any, stmt_span: Span) -> Decl | Block:
         K = self.K
@@ -481,6 +491,9 @@ class Translator(Inliner):
                 return checked
             return IncDec(self.lvalue(target), 1 if up else -1, self.span(cur))
         if cur.kind == K.CALL_EXPR:
+            dialect = self.dialect_stmt(cur)  # GPUVerify's `__assert(e);` ...
+            if dialect is not None:
+                return dialect
             if cur.spelling == "__syncthreads" and _is_prelude(cur.referenced):
                 return SyncStmt(self.span(cur))
             stmts, _ = self.inline(cur)

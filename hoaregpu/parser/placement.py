@@ -87,6 +87,8 @@ def top_level(items: list[Any]) -> list[KernelDef]:
         kernel: KernelDef = item
         requires = tuple(c for c in contract if c.kind is ClauseKind.REQUIRES)
         ensures = tuple(c for c in contract if c.kind is ClauseKind.ENSURES)
+        # after the comment contract, the kernel's own (GPUVerify's `__requires(e);` calls)
+        requires, ensures = (*requires, *kernel.requires), (*ensures, *kernel.ensures)
         kernels.append(replace(kernel, requires=requires, ensures=ensures))
         contract = []
     if contract:

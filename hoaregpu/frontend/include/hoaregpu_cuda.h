@@ -75,6 +75,30 @@ extern __device__ float sinf(float);
 extern __device__ float cosf(float);
 extern __device__ float __fdividef(float, float);
 extern __device__ float __expf(float);
+/* GPUVerify's annotation dialect (docs/gpuverify-dialect.md): contracts and assertions written
+   as calls. hoaregpu/frontend/gpuverify.py reads them; they are never executed. */
+extern __device__ void __requires(bool), __ensures(bool), __global_requires(bool), __global_ensures(bool);
+extern __device__ void __invariant(bool), __global_invariant(bool), __assert(bool), __global_assert(bool);
+extern __device__ void __assume(bool), __requires_fresh_array(const volatile void *);
+extern __device__ bool __implies(bool, bool), __enabled(void);
+extern __device__ int __other_int(int), __old_int(int), __return_val_int(void);
+extern __device__ bool __other_bool(bool), __old_bool(bool), __return_val_bool(void);
+extern __device__ bool __uniform_int(int), __uniform_bool(bool), __distinct_int(int), __distinct_bool(bool);
+extern __device__ int __all(int);
+extern __device__ bool __exclusive(bool);
+extern __device__ bool __read(const volatile void *), __write(const volatile void *);
+extern __device__ bool __no_read(const volatile void *), __no_write(const volatile void *);
+extern __device__ bool __read_implies(const volatile void *, bool), __write_implies(const volatile void *, bool);
+extern __device__ size_t __read_offset_bytes(const volatile void *), __write_offset_bytes(const volatile void *);
+extern __device__ size_t __ptr_offset_bytes(const volatile void *);
+extern __device__ int __ptr_base(const volatile void *);
+extern __device__ void *__return_val_ptr(void);
+#define __return_val_funptr(T) ((T)__return_val_ptr())
+#define __HG_CAT2(a, b) a##b
+#define __HG_CAT(a, b) __HG_CAT2(a, b)
+#define __axiom(e) extern "C" __device__ bool __HG_CAT(__axiom_, __COUNTER__)(void) { return (e); }
+#define __is_pow2(x) ((((x) & (x - 1)) == 0))
+#define __mod_pow2(x, y) ((y - 1) & (x))
 typedef unsigned int uint32_t;
 typedef int int32_t;
 typedef unsigned long long uint64_t;

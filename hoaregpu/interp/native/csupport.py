@@ -108,6 +108,18 @@ static void hg_thread_finished(void) {
 #define __restrict__
 #define __shared__ static
 #define __syncthreads() hg_sync_at(__LINE__)
+/* GPUVerify's annotation calls (docs/gpuverify-dialect.md): checked by the interpreter, no-ops here */
+#define __requires(e) ((void)0)
+#define __ensures(e) ((void)0)
+#define __global_requires(e) ((void)0)
+#define __global_ensures(e) ((void)0)
+#define __invariant(e) ((void)0)
+#define __global_invariant(e) ((void)0)
+#define __assert(e) ((void)0)
+#define __global_assert(e) ((void)0)
+#define __assume(e) ((void)0)
+#define __requires_fresh_array(p) ((void)0)
+#define __axiom(e) typedef int hg_axiom_unused
 #define size_t long long
 #define unsigned signed
 #define int long long
