@@ -39,7 +39,7 @@ def classify(path: Path) -> tuple[str, str]:
     except SpecError as exc:
         if exc.hint == "reported by clang":
             return "clang error", _clang_message(exc.message)
-        return "input error", exc.message.split("'")[0].strip()[:60]
+        return "input error", re.sub(r"'[^']*'", "'…'", exc.message)[:60]
     except Exception as exc:  # an internal error: the point of counting them
         return "internal error", f"{type(exc).__name__}: {exc}"[:80]
     return "read", ""
