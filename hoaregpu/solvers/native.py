@@ -56,6 +56,13 @@ class Z3Backend(Backend):
         from pysmt.solvers.z3 import Z3Solver
 
         env = reset_env()
+        # A fresh z3 context: a worker is forked from a process that may have used z3 (model
+        # checks, input generation), and z3's heuristics depend on the ids of the terms
+        # already in a context; inherited ones turned a 50 ms proof into "incomplete
+        # quantifiers" late in the test suite. So every solve starts as in a new process.
+        import z3.z3 as z3_module
+
+        z3_module._main_ctx = None
         parsed = read_script(script)
         z3.set_param("smt.random_seed", options.seed)
         if options.memory_mb is not None:

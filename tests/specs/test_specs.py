@@ -55,7 +55,8 @@ def test_spec_verdict(path: Path, results: tuple[str, dict[str, list[KernelResul
         (r.vc.origin.kind.value, r.vc.origin.span.line, r.result.outcome) for k in kernels for r in k.results
     ]
     assert not any(k.vacuous for k in kernels)
-    assert mismatches(expectation(path), outcomes, solver) == []
+    why = [(r.vc.origin.span.line, r.result.message) for k in kernels for r in k.results if r.result.message]
+    assert mismatches(expectation(path), outcomes, solver) == [], why
 
 
 def test_mismatches_never_excuse_a_wrong_definitive_verdict() -> None:
