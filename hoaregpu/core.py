@@ -9,6 +9,7 @@ C declarations), each local (per-thread) or shared, of a fixed dimension.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeAlias
@@ -191,6 +192,20 @@ class Kernel:
 
     def has_decl(self, name: str) -> bool:
         return any(d.name == name for d in self.decls)
+
+
+def statements(stmt: Stmt) -> Iterator[Stmt]:
+    """`stmt` and every statement inside it (loop and call bodies too), pre-order."""
+    stack = [stmt]
+    while stack:
+        s = stack.pop()
+        yield s
+        if isinstance(s, Seq):
+            stack.extend(reversed(s.stmts))
+        elif isinstance(s, If):
+            stack += [s.orelse, s.then]
+        elif isinstance(s, While | Opaque):
+            stack.append(s.body)
 
 
 def assigned_vars(stmt: Stmt) -> set[str]:

@@ -236,15 +236,7 @@ def with_callees(kernels: list[KernelResult]) -> list[KernelResult]:
 
 def contract_calls(s: core.Stmt) -> set[str]:
     """The device functions `s` calls through their contracts."""
-    if isinstance(s, core.Opaque):
-        return {s.function} | contract_calls(s.body)
-    if isinstance(s, core.Seq):
-        return set().union(*(contract_calls(x) for x in s.stmts)) if s.stmts else set()
-    if isinstance(s, core.If):
-        return contract_calls(s.then) | contract_calls(s.orelse)
-    if isinstance(s, core.While):
-        return contract_calls(s.body)
-    return set()
+    return {x.function for x in core.statements(s) if isinstance(x, core.Opaque)}
 
 
 def settle_approximate(k: PreparedKernel, r: VcResult) -> VcResult:

@@ -89,26 +89,18 @@ def kernel_terms(kernel: core.Kernel) -> Iterator[Term]:
     yield from _stmt_terms(kernel.body)
 
 
-def _stmt_terms(s: core.Stmt) -> Iterator[Term]:
-    if isinstance(s, core.Assign):
-        yield from s.indices
-        yield s.value
-    elif isinstance(s, core.Seq):
-        for x in s.stmts:
-            yield from _stmt_terms(x)
-    elif isinstance(s, core.If):
-        yield s.cond
-        yield from _stmt_terms(s.then)
-        yield from _stmt_terms(s.orelse)
-    elif isinstance(s, core.While):
-        yield s.cond
-        for inv in s.invariants:
-            yield inv.term
-        yield from _stmt_terms(s.body)
-    elif isinstance(s, core.Assert | core.Assume):
-        yield s.formula.term
-    elif isinstance(s, core.Opaque):
-        yield from _stmt_terms(s.body)
+def _stmt_terms(stmt: core.Stmt) -> Iterator[Term]:
+    for s in core.statements(stmt):
+        if isinstance(s, core.Assign):
+            yield from s.indices
+            yield s.value
+        elif isinstance(s, core.If):
+            yield s.cond
+        elif isinstance(s, core.While):
+            yield s.cond
+            yield from (inv.term for inv in s.invariants)
+        elif isinstance(s, core.Assert | core.Assume):
+            yield s.formula.term
 
 
 def _mentioned(t: Term, out: set[Coord]) -> None:

@@ -405,21 +405,9 @@ def contract_body_problem(body: core.Stmt, decl: Callable[[str], core.VarDecl]) 
     written = sorted(n for n in core.assigned_vars(body) if decl(n).kind is core.VarKind.SHARED)
     if written:
         return f"writes memory ('{decl(written[0]).display_name}')"
-    if _has_sync(body):
+    if any(isinstance(s, core.Sync) for s in core.statements(body)):
         return "has a barrier"
     return None
-
-
-def _has_sync(s: core.Stmt) -> bool:
-    if isinstance(s, core.Sync):
-        return True
-    if isinstance(s, core.Seq):
-        return any(_has_sync(x) for x in s.stmts)
-    if isinstance(s, core.If):
-        return _has_sync(s.then) or _has_sync(s.orelse)
-    if isinstance(s, core.While | core.Opaque):
-        return _has_sync(s.body)
-    return False
 
 
 def _assigned_c_names(s: syntax.Stmt) -> set[str]:

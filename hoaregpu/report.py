@@ -181,15 +181,7 @@ def launch_lines(k: KernelResult) -> list[str]:
 
 
 def _assumes(s: core.Stmt) -> list[core.Assume]:
-    if isinstance(s, core.Assume):
-        return [s]
-    if isinstance(s, core.Seq):
-        return [a for x in s.stmts for a in _assumes(x)]
-    if isinstance(s, core.If):
-        return _assumes(s.then) + _assumes(s.orelse)
-    if isinstance(s, core.While | core.Opaque):
-        return _assumes(s.body)
-    return []
+    return [x for x in core.statements(s) if isinstance(x, core.Assume)]
 
 
 def assumption_lines(k: KernelResult) -> list[str]:

@@ -59,13 +59,17 @@ def is_monotonic_by_lemma_4_4(kernel: core.Kernel, loop: core.While) -> bool:
     body writes it only as x[tid]. Then an inactive thread i's condition reads x[i] alone,
     and the active threads j ≠ i write only x[j], so the condition at i cannot change: it
     is stable (Definition 4.1), which is all Lemma 4.2 needs."""
+    return _monotonic(kernel, loop, own_cell(live_coords(kernel)))
+
+
+def _monotonic(kernel: core.Kernel, loop: core.While, own: tuple[Term, ...] | None) -> bool:
     shared_written = shared_vars_read(kernel, loop.cond) & core.assigned_vars(loop.body)
-    own = own_cell(live_coords(kernel))
     return all(_thread_private(x, loop, own) for x in shared_written)
 
 
 def make_monotonic(kernel: core.Kernel) -> core.Kernel:
     """Apply the §4.1 transform to every loop that Lemma 4.4 does not show monotonic."""
+    own = own_cell(live_coords(kernel))  # one scan of the kernel, not one per loop
     fresh = count(1)
     new_decls: list[core.VarDecl] = []
 
@@ -86,7 +90,7 @@ def make_monotonic(kernel: core.Kernel) -> core.Kernel:
             return core.Opaque(go(s.body), s.function, s.span)
         if isinstance(s, core.While):
             loop = core.While(s.cond, go(s.body), s.invariants, s.span)
-            if is_monotonic_by_lemma_4_4(kernel, loop):
+            if _monotonic(kernel, loop, own):
                 return loop
             z = fresh_local(loop)
             evaluate = core.Assign(z, (), loop.cond, loop.span)

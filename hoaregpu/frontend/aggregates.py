@@ -24,7 +24,8 @@ from typing import Any
 from ..errors import Span, SpecError
 from ..syntax import AssignOp, AssignStmt, BaseType, Block, Decl, Declarator, Param, Stmt
 from ..terms import IntLit, Term, Var, subterms
-from .expressions import _SIGNED, _UNSIGNED, ExpressionTranslator, _is_prelude, _strip
+from .ckinds import SIGNED, UNSIGNED, is_prelude, strip
+from .expressions import ExpressionTranslator
 
 STRUCT_HINT = (
     "struct fields may be integers, bool, fixed-size arrays and structs of them"
@@ -86,7 +87,7 @@ class Aggregates(ExpressionTranslator):
             if ft.kind == TK.RECORD:
                 for leaf in self.leaves(ft, cur, f.type.spelling):
                     out.append(Leaf(f".{f.spelling}{leaf.suffix}", (*extents, *leaf.extents), leaf.type))
-            elif ft.kind.name in _SIGNED or ft.kind.name in _UNSIGNED or ft.kind.name == "BOOL":
+            elif ft.kind.name in SIGNED or ft.kind.name in UNSIGNED or ft.kind.name == "BOOL":
                 out.append(Leaf(f".{f.spelling}", tuple(extents), ft))
             else:
                 # floats: a hook for when they exist as values (then they are leaves too)
@@ -101,7 +102,7 @@ class Aggregates(ExpressionTranslator):
         K = self.K
         if decl.kind == K.UNION_DECL:
             raise self.unsupported(f"union type '{written}'", cur, STRUCT_HINT)
-        if _is_prelude(decl):
+        if is_prelude(decl):
             return  # the vector types and dim3 (whose constructor only sets defaults)
         bad = {
             K.CXX_BASE_SPECIFIER: "base classes",
@@ -155,7 +156,7 @@ class Aggregates(ExpressionTranslator):
     def struct_source(self, cur: Any) -> Source:
         """The value of a struct-typed expression, cell by cell."""
         K = self.K
-        cur = _strip(cur, K)
+        cur = strip(cur, K)
         if cur.kind == K.CALL_EXPR and cur.referenced is not None and cur.referenced.kind == K.CONSTRUCTOR:
             args = [ch for ch in cur.get_children() if ch.kind.is_expression()]
             if len(args) == 1 and self.is_record(args[0].type):
@@ -180,7 +181,7 @@ class Aggregates(ExpressionTranslator):
     def init_scalar(self, cur: Any | None, ty: Any) -> Term | None:
         if cur is None:
             return IntLit(0)  # members without an initialiser are zero in C
-        if _strip(cur, self.K).kind == self.K.INIT_LIST_EXPR:
+        if strip(cur, self.K).kind == self.K.INIT_LIST_EXPR:
             raise self.unsupported("braces around a scalar initialiser", cur)
         if self.record_of(cur.type) is not None:  # `{s}` for a struct: braces elided
             raise self.unsupported("a struct initialised by a struct in braces", cur, "write '= s'")
@@ -200,7 +201,7 @@ class Aggregates(ExpressionTranslator):
         (None: unknown, the cell is left out)."""
         K, TK = self.K, self.ci.TypeKind
         ty = ty.get_canonical()
-        node = _strip(cur, K) if cur is not None else None
+        node = strip(cur, K) if cur is not None else None
         if ty.kind in (TK.CONSTANTARRAY, TK.RECORD):
             if node is not None and node.kind != K.INIT_LIST_EXPR:
                 if ty.kind == TK.RECORD:  # a struct value for a struct member
@@ -269,7 +270,7 @@ class Aggregates(ExpressionTranslator):
         """`S s;`, `S s = t;`, `S s = {1, 2};`, `__shared__ S s[N];`, `S buf[4];`."""
         span = self.span(cur)
         stmts: list[Stmt] = list(self.struct_decls(cur.spelling, shared, sizes, ty, cur))
-        node = _strip(init, self.K) if init is not None else None
+        node = strip(init, self.K) if init is not None else None
         ctor = node.referenced if node is not None and node.kind == self.K.CALL_EXPR else None
         if node is not None and ctor is not None and ctor.kind == self.K.CONSTRUCTOR:
             if any(ch.kind == self.K.CONSTRUCTOR for ch in ty.get_declaration().get_children()):

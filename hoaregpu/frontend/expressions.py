@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import Span, UnsupportedError
 from ..floats import literal as float_literal
-from ..syntax import AssignOp, BaseType, Stmt
+from ..syntax import BaseType, Stmt
 from ..terms import (
     Binary,
     BinOp,
@@ -33,6 +33,24 @@ from ..terms import (
     builtin,
 )
 from . import clang, floats
+from .ckinds import (
+    ASSIGN,
+    BINARY,
+    BINARY_UNSUPPORTED,
+    BITWISE,
+    BNOT,
+    LNOT,
+    MINUS,
+    NARROW,
+    PLUS,
+    SIGNED,
+    UNARY_UNSUPPORTED,
+    UNSIGNED,
+    is_prelude,
+    is_unsigned,
+    strip,
+    width,
+)
 
 TYPES_HINT = (
     "supported types: bool and the integer types (char, short, int, long, their unsigned variants, size_t),"
@@ -40,49 +58,6 @@ TYPES_HINT = (
     " arrays and pointer parameters of them; structs of them"
 )
 BUILTIN_HINT = "the built-in variables are threadIdx, blockIdx, blockDim and gridDim with .x, .y, .z"
-
-# libclang's CXBinaryOperatorKind / CXUnaryOperatorKind (clang-c/Index.h, LLVM 17+)
-_BINARY = {
-    3: BinOp.MUL,
-    4: BinOp.DIV,
-    5: BinOp.MOD,
-    6: BinOp.ADD,
-    7: BinOp.SUB,
-    8: BinOp.SHL,
-    9: BinOp.SHR,
-    11: BinOp.LT,
-    12: BinOp.GT,
-    13: BinOp.LE,
-    14: BinOp.GE,
-    15: BinOp.EQ,
-    16: BinOp.NE,
-    17: BinOp.BAND,
-    18: BinOp.BXOR,
-    19: BinOp.BOR,
-    20: BinOp.AND,
-    21: BinOp.OR,
-}
-_BINARY_UNSUPPORTED = {1: ".*", 2: "->*", 10: "<=>", 33: ","}
-_BITWISE = (BinOp.BAND, BinOp.BOR, BinOp.BXOR)
-_ASSIGN = 22
-_COMPOUND = {
-    23: AssignOp.MUL,
-    24: AssignOp.DIV,
-    25: AssignOp.MOD,
-    26: AssignOp.ADD,
-    27: AssignOp.SUB,
-    28: AssignOp.SHL,
-    29: AssignOp.SHR,
-    30: AssignOp.BAND,
-    31: AssignOp.BXOR,
-    32: AssignOp.BOR,
-}
-_POST_INC, _POST_DEC, _PRE_INC, _PRE_DEC = 1, 2, 3, 4
-_UNARY_UNSUPPORTED = {5: "address-of '&'", 6: "pointer dereference '*'"}
-_PLUS, _MINUS, _BNOT, _LNOT = 7, 8, 9, 10
-
-_SIGNED = {"INT", "LONG", "LONGLONG", "SHORT", "CHAR_S", "SCHAR", "INT128"}
-_UNSIGNED = {"UINT", "ULONG", "ULONGLONG", "USHORT", "UCHAR", "CHAR_U", "UINT128"}
 
 
 @dataclass
@@ -113,9 +88,9 @@ class ExpressionTranslator:
         kind = ty.kind.name
         if kind == "BOOL":
             return BaseType.BOOL
-        if kind in _SIGNED:
+        if kind in SIGNED:
             return BaseType.INT
-        if kind in _UNSIGNED:
+        if kind in UNSIGNED:
             return BaseType.UNSIGNED
         if kind in floats.FLOAT_KINDS:
             return BaseType.FLOAT
@@ -155,7 +130,7 @@ class ExpressionTranslator:
     # ------------------------------------------------------------ expressions
 
     def lvalue(self, cur: Any) -> Var:
-        cur = _strip(cur, self.K)
+        cur = strip(cur, self.K)
         term = self.expr(cur)
         if not isinstance(term, Var):
             raise self.unsupported(
@@ -191,10 +166,10 @@ class ExpressionTranslator:
             # `extern __shared__ int s[];` inside a kernel belongs to the file's scope
             # semantically but is declared in the kernel: only its lexical place counts
             if ref is not None and ref.kind == K.VAR_DECL and ref.lexical_parent.kind == K.TRANSLATION_UNIT:
-                if _is_prelude(ref) and ref.spelling in ("tid", "ntid"):
+                if is_prelude(ref) and ref.spelling in ("tid", "ntid"):
                     # the paper's names, declared by the prelude (a C variable may shadow them)
                     return ThreadId(span) if ref.spelling == "tid" else ThreadCount(span)
-                if _is_prelude(ref):
+                if is_prelude(ref):
                     raise self.unsupported(f"'{cur.spelling}'", cur, BUILTIN_HINT)
                 return self.global_ref(cur, ref)
             return Var(cur.spelling, (), span)
@@ -204,52 +179,52 @@ class ExpressionTranslator:
             if not isinstance(target, Var):
                 raise self.unsupported("indexing this expression", cur)
             # C zero-extends an unsigned index: a wrapped one reaches far away
-            idx = self.observed(self.expr(index), index) if _is_unsigned(index) else self.expr(index)
+            idx = self.observed(self.expr(index), index) if is_unsigned(index) else self.expr(index)
             return Var(target.name, (*target.indices, idx), target.span or span)
         if k == K.MEMBER_REF_EXPR:
             return self.builtin(cur)
         if k == K.BINARY_OPERATOR:
             op = clang.binary_operator(cur)
-            if op in _BINARY and floats.is_float(next(cur.get_children())):
+            if op in BINARY and floats.is_float(next(cur.get_children())):
                 left, right = cur.get_children()
                 kind = floats.kind_of(cur.type)
-                return floats.binary(_BINARY[op], self.expr(left), self.expr(right), kind, cur, span)
-            if op in _BINARY:
+                return floats.binary(BINARY[op], self.expr(left), self.expr(right), kind, cur, span)
+            if op in BINARY:
                 left, right = cur.get_children()
-                bop = _BINARY[op]
+                bop = BINARY[op]
                 a = self.expr(left)
                 # C evaluates the right of && and || only sometimes: no call may be hoisted from it
                 b = self.guarded_expr(right) if bop in (BinOp.AND, BinOp.OR) else self.expr(right)
                 # where C reads an unsigned value as a number, it must not have wrapped
-                if (bop.is_comparison or bop in (BinOp.DIV, BinOp.MOD)) and _is_unsigned(left):
+                if (bop.is_comparison or bop in (BinOp.DIV, BinOp.MOD)) and is_unsigned(left):
                     a, b = self.observed(a, left), self.observed(b, right)
-                elif bop is BinOp.SHR and _is_unsigned(left):
+                elif bop is BinOp.SHR and is_unsigned(left):
                     a = self.observed(a, left)
-                elif bop in _BITWISE:
+                elif bop in BITWISE:
                     a, b = self.bit_operand(a, left), self.bit_operand(b, right)
                 return Binary(bop, a, b, span)
-            if op == _ASSIGN:
+            if op == ASSIGN:
                 raise self.unsupported("assignment inside an expression", cur)
-            raise self.unsupported(f"operator '{_BINARY_UNSUPPORTED.get(op, '?')}'", cur, _OPS_HINT)
+            raise self.unsupported(f"operator '{BINARY_UNSUPPORTED.get(op, '?')}'", cur, _OPS_HINT)
         if k == K.COMPOUND_ASSIGNMENT_OPERATOR:
             raise self.unsupported("assignment inside an expression", cur)
         if k == K.UNARY_OPERATOR:
             op = clang.unary_operator(cur)
             (operand,) = cur.get_children()
-            if op == _MINUS:
+            if op == MINUS:
                 neg = UnOp.FNEG if floats.is_float(operand) else UnOp.NEG
                 return Unary(neg, self.expr(operand), span)
-            if op == _LNOT:
+            if op == LNOT:
                 return Unary(UnOp.NOT, self.expr(operand), span)
-            if op == _PLUS:
+            if op == PLUS:
                 return self.expr(operand)
-            if op == _BNOT:
+            if op == BNOT:
                 # two's complement: ~x = x ^ -1 (= -x - 1); in an unsigned type of w bits the
                 # result is x ^ (2^w - 1) (= 2^w - 1 - x), which keeps it in range
-                ones = 2 ** _width(cur) - 1 if _is_unsigned(cur) else -1
+                ones = 2 ** width(cur) - 1 if is_unsigned(cur) else -1
                 return Binary(BinOp.BXOR, self.expr(operand), IntLit(ones, span), span)
-            if op in _UNARY_UNSUPPORTED:
-                raise self.unsupported(_UNARY_UNSUPPORTED[op], cur, _OPS_HINT)
+            if op in UNARY_UNSUPPORTED:
+                raise self.unsupported(UNARY_UNSUPPORTED[op], cur, _OPS_HINT)
             raise self.unsupported(
                 "'++'/'--' inside an expression", cur, "write it as a statement of its own"
             )
@@ -281,9 +256,9 @@ class ExpressionTranslator:
             if target not in floats.FLOAT_KINDS or source == target:
                 return floats.convert(term, source, target) if source != target else term
             return floats.convert(
-                self.observed(term, operand) if _is_unsigned(operand) else term, source, target
+                self.observed(term, operand) if is_unsigned(operand) else term, source, target
             )
-        if _is_unsigned(operand) and _width(cur) > _width(operand):
+        if is_unsigned(operand) and width(cur) > width(operand):
             return self.observed(term, operand)
         return term
 
@@ -301,12 +276,12 @@ class ExpressionTranslator:
         one keeps it modulo 2^w (it must not be negative), a narrow one (`char`, `short`)
         truncates it (it must fit); both are marks for checks (`hoaregpu.unsigned`)."""
         kind = ty.get_canonical().kind.name
-        if kind in _NARROW:
-            low, high = _NARROW[kind]
+        if kind in NARROW:
+            low, high = NARROW[kind]
             if isinstance(term, IntLit) and low <= term.value <= high:
                 return term
             return Fits(term, low, high, self.span(cur))
-        return self.observed(term, cur) if kind in _UNSIGNED else term
+        return self.observed(term, cur) if kind in UNSIGNED else term
 
     def nonneg(self, t: Term) -> bool:
         """Whether `t` cannot be negative in the model: built by + * / % << >> from constants
@@ -335,7 +310,7 @@ class ExpressionTranslator:
     def bit_operand(self, term: Term, cur: Any) -> Term:
         """An operand of `&`, `|`, `^`: a `bool` one is 0 or 1, and as a condition the
         encoder makes `b1 & b2` a conjunction (`hoaregpu.smt.bitops`)."""
-        if _strip(cur, self.K).type.get_canonical().kind.name == "BOOL":
+        if strip(cur, self.K).type.get_canonical().kind.name == "BOOL":
             return Binary(BinOp.NE, term, IntLit(0), term.span)
         return term
 
@@ -345,26 +320,26 @@ class ExpressionTranslator:
         target = cur.type.get_canonical()
         inner = [ch for ch in cur.get_children() if ch.kind.is_expression()][-1]
         kind = target.kind.name
-        source_kind = floats.kind_of(_strip(inner, self.K).type)
+        source_kind = floats.kind_of(strip(inner, self.K).type)
         if kind in floats.FLOAT_KINDS or source_kind in floats.FLOAT_KINDS:
-            value = self.expr(_strip(inner, self.K))
-            if _is_unsigned(_strip(inner, self.K)) and kind in floats.FLOAT_KINDS:
+            value = self.expr(strip(inner, self.K))
+            if is_unsigned(strip(inner, self.K)) and kind in floats.FLOAT_KINDS:
                 value = self.observed(value, inner)
             converted = floats.convert(value, source_kind, kind) if kind != source_kind else value
             return self.store(converted, target, cur) if kind not in floats.FLOAT_KINDS else converted
         if kind == "BOOL":
             return Binary(BinOp.NE, self.expr(inner), IntLit(0), self.span(cur))
-        if kind in _NARROW:  # C truncates what does not fit: `(unsigned char)300` is 44
+        if kind in NARROW:  # C truncates what does not fit: `(unsigned char)300` is 44
             return self.store(self.expr(inner), target, cur)
         # the type before Clang's implicit conversions: in `(unsigned)n` the operand is an
         # implicit int -> unsigned conversion of n, whose type is already the target's
-        operand = _strip(inner, self.K)
+        operand = strip(inner, self.K)
         source = operand.type.get_canonical().kind.name
-        if kind in _SIGNED and (source in _SIGNED or source in _UNSIGNED or source == "BOOL"):
+        if kind in SIGNED and (source in SIGNED or source in UNSIGNED or source == "BOOL"):
             return self.expr(inner)
-        if kind in _UNSIGNED and (source in _UNSIGNED or source == "BOOL"):
+        if kind in UNSIGNED and (source in UNSIGNED or source == "BOOL"):
             return self.converted(cur, inner)
-        if kind in _UNSIGNED and source in _SIGNED:
+        if kind in UNSIGNED and source in SIGNED:
             return self.expr(inner)  # the identity modulo 2^w; checked where it is read
         raise self.unsupported(
             f"cast from '{operand.type.spelling}' to '{cur.type.spelling}'", cur, TYPES_HINT
@@ -372,8 +347,8 @@ class ExpressionTranslator:
 
     def builtin(self, cur: Any) -> Term:
         children = list(cur.get_children())
-        base = _strip(children[0], self.K) if children else None
-        if base is None or base.kind != self.K.DECL_REF_EXPR or not _is_prelude(base.referenced):
+        base = strip(children[0], self.K) if children else None
+        if base is None or base.kind != self.K.DECL_REF_EXPR or not is_prelude(base.referenced):
             return self.member(cur)
         name, member = base.spelling, cur.spelling
         term = builtin(name, member, self.span(base))
@@ -388,67 +363,6 @@ class ExpressionTranslator:
         return value
 
 
-# operators that keep values that are not negative so
-# the ranges of the integer types narrower than int (C stores a value there only if it fits)
-_NARROW = {
-    "CHAR_S": (-128, 127),
-    "SCHAR": (-128, 127),
-    "CHAR_U": (0, 255),
-    "UCHAR": (0, 255),
-    "SHORT": (-32768, 32767),
-    "USHORT": (0, 65535),
-}
+# operators whose result is not negative when their operands are not (`nonneg`)
 _NONNEG_OPS = (BinOp.ADD, BinOp.MUL, BinOp.DIV, BinOp.MOD, BinOp.SHL, BinOp.SHR, BinOp.BOR, BinOp.BXOR)
 _OPS_HINT = "supported operators: + - * / % << >> & | ^ ~ < <= > >= == != && || ! ?:"
-
-
-# C's integer conversion ranks (C11 6.3.1.1) and the usual arithmetic conversions (6.3.1.8),
-# for the computation type of a compound assignment, which libclang does not expose.
-_RANK = {"BOOL": 0, "CHAR_S": 1, "SCHAR": 1, "CHAR_U": 1, "UCHAR": 1, "SHORT": 2, "USHORT": 2}
-_RANK |= {"INT": 3, "UINT": 3, "LONG": 4, "ULONG": 4, "LONGLONG": 5, "ULONGLONG": 5}
-_WIDTH = {3: 32, 4: 64, 5: 64}
-_TO_UNSIGNED = {"INT": "UINT", "LONG": "ULONG", "LONGLONG": "ULONGLONG"}
-
-
-def promoted(kind: str) -> str:
-    """Integer promotion: types of lower rank than int compute as int (their values fit)."""
-    return "INT" if _RANK.get(kind, 3) < 3 else kind
-
-
-def computation_kind(a: str, b: str) -> str:
-    """The type C computes `a op b` in (for integer kinds a and b)."""
-    a, b = promoted(a), promoted(b)
-    if a == b or a not in _RANK or b not in _RANK:
-        return a
-    if (a in _UNSIGNED) == (b in _UNSIGNED):
-        return a if _RANK[a] >= _RANK[b] else b
-    u, s = (a, b) if a in _UNSIGNED else (b, a)
-    if _RANK[u] >= _RANK[s]:
-        return u
-    if _WIDTH[_RANK[s]] > _WIDTH[_RANK[u]]:
-        return s  # the signed type holds every value of the unsigned one
-    return _TO_UNSIGNED[s]
-
-
-def _is_unsigned(cur: Any) -> bool:
-    return bool(cur.type.get_canonical().kind.name in _UNSIGNED)
-
-
-def _width(cur: Any) -> int:
-    """Bits of an integer type (what matters: 64 or less)."""
-    return _WIDTH.get(_RANK.get(cur.type.get_canonical().kind.name, 3), 32)
-
-
-def _strip(cur: Any, K: Any) -> Any:
-    while cur.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
-        children = list(cur.get_children())
-        if len(children) != 1:
-            break
-        cur = children[0]
-    return cur
-
-
-def _is_prelude(cur: Any) -> bool:
-    if cur is None or cur.location.file is None:
-        return False
-    return bool(cur.location.file.name == clang.PRELUDE_PATH)

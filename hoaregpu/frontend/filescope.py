@@ -20,7 +20,7 @@ from ..syntax import Clause, ClauseKind, Decl, Declarator, Param
 from ..terms import Binary, BinOp, IntLit, Term, Var
 from . import clang
 from .aggregates import Aggregates
-from .expressions import _strip
+from .ckinds import strip
 
 # the most initialised cells a `__constant__` variable's entry fact spells out (a bigger
 # table has unknown contents, which is sound: nothing is assumed of it)
@@ -60,7 +60,7 @@ class FileScope(Aggregates):
         """The variable an lvalue expression (`c`, `c[i]`, `s.f`, `p->f[2]`) is part of."""
         K = self.K
         while True:
-            cur = _strip(cur, K)
+            cur = strip(cur, K)
             if cur.kind in (K.ARRAY_SUBSCRIPT_EXPR, K.MEMBER_REF_EXPR):
                 children = [ch for ch in cur.get_children() if ch.kind.is_expression()]
                 if not children:

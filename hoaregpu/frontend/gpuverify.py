@@ -25,7 +25,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from ..errors import Span, SpecError, SpecWarning, UnsupportedError
@@ -42,7 +41,20 @@ from ..terms import (
     Var,
 )
 from . import clang
-from .expressions import _is_prelude, _strip
+from .ckinds import is_prelude, strip
+from .gpuverify_names import (
+    CONTRACT,
+    INTRINSICS,
+    LOOP_HEAD,
+    MEMORY,
+    MEMORY_HINT,
+    OLD,
+    OTHER,
+    PAIR,
+    RETURN,
+    STATEMENTS,
+    Position,
+)
 from .gpuverify_terms import (
     PLACEHOLDER,
     at_every_thread,
@@ -54,63 +66,6 @@ from .gpuverify_terms import (
 from .inline import Inliner
 
 WARNING_TAG = "gpuverify-dialect"
-
-# intrinsics that stand as statements, and those that are values inside a formula
-_CONTRACT = {"__requires", "__ensures", "__global_requires", "__global_ensures"}
-_STATEMENTS = _CONTRACT | {
-    "__invariant",
-    "__global_invariant",
-    "__assert",
-    "__global_assert",
-    "__assume",
-    "__requires_fresh_array",
-}
-_OTHER = {"__other_int", "__other_bool"}
-_OLD = {"__old_int", "__old_bool"}
-_RETURN = {"__return_val_int", "__return_val_bool"}
-_PAIR = {"__uniform_int": BinOp.EQ, "__uniform_bool": BinOp.EQ, "__distinct_int": BinOp.NE}
-_PAIR["__distinct_bool"] = BinOp.NE
-# what GPUVerify records about memory accesses (race checking, issue 11) and pointers
-_MEMORY = {
-    "__read",
-    "__write",
-    "__no_read",
-    "__no_write",
-    "__read_implies",
-    "__write_implies",
-    "__read_offset_bytes",
-    "__write_offset_bytes",
-    "__ptr_offset_bytes",
-    "__ptr_base",
-    "__return_val_ptr",
-}
-_VALUES = _OTHER | _OLD | _RETURN | set(_PAIR) | _MEMORY
-_VALUES |= {"__implies", "__enabled", "__all", "__exclusive"}
-INTRINSICS = frozenset(_STATEMENTS | _VALUES)
-
-_LOOP_HEAD = {"__invariant", "__global_invariant", "__assert", "__global_assert"}
-_MEMORY_HINT = (
-    "hoaregpu does not check races yet (issue 11), so it cannot read what GPUVerify records "
-    "about accesses; see docs/gpuverify-dialect.md"
-)
-
-
-class Position(Enum):
-    """Where a dialect formula stands, which decides what an untranslatable one becomes."""
-
-    REQUIRES = "__requires"  # a kernel's precondition: hypothesis
-    ASSUME = "__assume"  # hypothesis
-    INVARIANT = "loop invariant"  # proved and assumed; dropping one only weakens the proof
-    ENSURES = "__ensures"  # a kernel's postcondition: obligation
-    ASSERT = "__assert"  # obligation (also a device function's __requires/__ensures)
-
-    @property
-    def droppable(self) -> bool:
-        return self in (Position.REQUIRES, Position.ASSUME, Position.INVARIANT)
-
-    @property
-    def hypothesis_only(self) -> bool:
-        return self in (Position.REQUIRES, Position.ASSUME)
 
 
 class _Untranslatable(Exception):
@@ -146,13 +101,13 @@ class Dialect(Inliner):
 
     def intrinsic(self, cur: Any) -> str | None:
         """The name of the GPUVerify intrinsic `cur` calls, or None."""
-        cur = _strip(cur, self.K)
+        cur = strip(cur, self.K)
         if cur.kind != self.K.CALL_EXPR or cur.spelling not in INTRINSICS:
             return None
-        return str(cur.spelling) if _is_prelude(cur.referenced) else None
+        return str(cur.spelling) if is_prelude(cur.referenced) else None
 
     def _argument(self, cur: Any, index: int = 0) -> Any:
-        return list(_strip(cur, self.K).get_arguments())[index]
+        return list(strip(cur, self.K).get_arguments())[index]
 
     # ------------------------------------------------------------ contracts
 
@@ -172,8 +127,8 @@ class Dialect(Inliner):
         ensures: list[Any] = []
         rest = list(children)
         kernel = not self.inlining
-        while rest and self.intrinsic(rest[0]) in _CONTRACT:
-            cur = _strip(rest.pop(0), self.K)
+        while rest and self.intrinsic(rest[0]) in CONTRACT:
+            cur = strip(rest.pop(0), self.K)
             name = str(cur.spelling)
             everywhere = name.startswith("__global")
             post = name.endswith("ensures")
@@ -227,9 +182,9 @@ class Dialect(Inliner):
         name = self.intrinsic(cur)
         if name is None:
             return None
-        cur = _strip(cur, self.K)
+        cur = strip(cur, self.K)
         span = self.span(cur)
-        if name in _CONTRACT:
+        if name in CONTRACT:
             raise SpecError(
                 f"'{name}' may only stand at the start of a kernel or device function body",
                 span,
@@ -238,7 +193,7 @@ class Dialect(Inliner):
         if name == "__requires_fresh_array":
             # hoaregpu's model: distinct array parameters never alias, which is what it asks
             return EmptyStmt(span)
-        if name not in _STATEMENTS:
+        if name not in STATEMENTS:
             raise self.unsupported(
                 f"'{name}(...)' as a statement",
                 cur,
@@ -258,7 +213,7 @@ class Dialect(Inliner):
         (GPUVerify writes loop invariants before the guard with the comma operator; an
         `__assert` there is an invariant too)."""
         heads: list[Any] = []
-        top = _strip(cur, self.K)
+        top = strip(cur, self.K)
         if top.kind != self.K.BINARY_OPERATOR or clang.binary_operator(top) != _COMMA:
             return (), self.loop_cond(cur)
         left, guard = top.get_children()  # `a, b, g` is `(a, b), g`
@@ -274,11 +229,11 @@ class Dialect(Inliner):
 
     def _invariant_chain(self, cur: Any, out: list[Any]) -> bool:
         """Whether `cur` is `inv, inv, ...` of loop-head intrinsics (collected into `out`)."""
-        cur = _strip(cur, self.K)
+        cur = strip(cur, self.K)
         if cur.kind == self.K.BINARY_OPERATOR and clang.binary_operator(cur) == _COMMA:
             left, right = cur.get_children()
             return self._invariant_chain(left, out) and self._invariant_chain(right, out)
-        if self.intrinsic(cur) in _LOOP_HEAD:
+        if self.intrinsic(cur) in LOOP_HEAD:
             out.append(cur)
             return True
         return False
@@ -390,20 +345,20 @@ class Dialect(Inliner):
                     )
                 )
             return IntLit(1, span)  # clauses are read at the active threads (README, thread reading)
-        if name in _OTHER:
+        if name in OTHER:
             return self._other(args[0], cur, state)
-        if name in _PAIR:
-            return Binary(_PAIR[name], self.expr(args[0]), self._other(args[0], cur, state), span)
+        if name in PAIR:
+            return Binary(PAIR[name], self.expr(args[0]), self._other(args[0], cur, state), span)
         if name in ("__all", "__exclusive"):
             both = Binary(BinOp.AND, self.expr(args[0]), self._other(args[0], cur, state), span)
             return both if name == "__all" else Unary(UnOp.NOT, both, span)
-        if name in _OLD:
+        if name in OLD:
             if state.position is not Position.ENSURES:
                 raise self.unsupported(
                     f"'{name}' outside a kernel's '__ensures'", cur, "use it in a kernel's __ensures"
                 )
             return Old(self.expr(args[0]), span)
-        if name in _RETURN:
+        if name in RETURN:
             if state.result is None:
                 raise SpecError(
                     f"'{name}()' names the value a device function returns: use it in that "
@@ -411,8 +366,8 @@ class Dialect(Inliner):
                     span,
                 )
             return Var(state.result, (), span)
-        if name in _MEMORY:
-            raise _Untranslatable(self.unsupported(f"'{name}'", cur, _MEMORY_HINT))
+        if name in MEMORY:
+            raise _Untranslatable(self.unsupported(f"'{name}'", cur, MEMORY_HINT))
         raise self.unsupported(f"'{name}' inside a formula", cur)
 
     def _other(self, arg: Any, cur: Any, state: _FormulaState) -> Term:
@@ -453,7 +408,7 @@ def _converts_to_bool(cur: Any, K: Any) -> bool:
 
 def _is_bool(cur: Any, K: Any) -> bool:
     """Whether `cur` is 0 or 1: a bool, or `&`/`|` of such (C promotes `a | b` of bools to int)."""
-    cur = _strip(cur, K)
+    cur = strip(cur, K)
     if cur.type.get_canonical().kind.name == "BOOL":
         return True
     if cur.kind == K.BINARY_OPERATOR and clang.binary_operator(cur) in _BITWISE_LOGIC:

@@ -19,7 +19,7 @@ from ..syntax import AssignOp, AssignStmt, BaseType, Block, Decl, Declarator, St
 from ..terms import Binary, BinOp, IntLit, Term, Var
 from . import clang
 from .aggregates import MAX_COPY_CELLS, Leaf, _reads
-from .expressions import _UNSIGNED, _is_prelude, _strip
+from .ckinds import UNSIGNED, is_prelude, strip
 from .filescope import FileScope
 
 MEMORY_HINT = (
@@ -45,7 +45,7 @@ class MemoryOps(FileScope):
         ref = cur.referenced
         if cur.spelling not in _NAMES:
             return False
-        return cur.spelling.startswith("__builtin_") or _is_prelude(ref)  # not a function of the file
+        return cur.spelling.startswith("__builtin_") or is_prelude(ref)  # not a function of the file
 
     def memory_call(self, cur: Any) -> Stmt:
         name = _NAMES[cur.spelling]
@@ -87,15 +87,15 @@ class MemoryOps(FileScope):
 
     def place(self, cur: Any, call: Any, write: bool) -> _Place:
         K, TK = self.K, self.ci.TypeKind
-        node = _strip(cur, K)
+        node = strip(cur, K)
         while node.kind == K.CSTYLE_CAST_EXPR or node.kind == K.CXX_STATIC_CAST_EXPR:
-            node = _strip([ch for ch in node.get_children() if ch.kind.is_expression()][-1], K)
+            node = strip([ch for ch in node.get_children() if ch.kind.is_expression()][-1], K)
         if write and self.is_constant(self.root_ref(node)):
             name = self.root_ref(node).spelling
             raise SpecError(f"'{name}' is a __constant__ variable: a kernel cannot write it", self.span(node))
         if node.kind == K.UNARY_OPERATOR and clang.unary_operator(node) == 5:  # &x
             (inner,) = [ch for ch in node.get_children() if ch.kind.is_expression()]
-            inner = _strip(inner, K)
+            inner = strip(inner, K)
             term = self.expr(inner)
             if not isinstance(term, Var):
                 raise self.unsupported("this memory argument", node, MEMORY_HINT)
@@ -163,7 +163,7 @@ class MemoryOps(FileScope):
         """The value of a cell of `leaf`'s type whose every byte is `byte`."""
         kind = leaf.type.kind.name
         size = leaf.type.get_size()
-        signed = kind not in _UNSIGNED and kind != "BOOL"
+        signed = kind not in UNSIGNED and kind != "BOOL"
         value = int.from_bytes(bytes([byte]) * size, "little", signed=signed)
         if self.base_type(leaf.type, cur, leaf.type.spelling) is BaseType.BOOL and value not in (0, 1):
             raise self.unsupported(f"memset of a bool to the byte {byte}", cur, "use 0 or 1")
