@@ -31,15 +31,7 @@ def shared_vars_read(kernel: core.Kernel, e: Term) -> set[str]:
 
 
 def _assignments(stmt: core.Stmt, target: str) -> list[core.Assign]:
-    if isinstance(stmt, core.Assign):
-        return [stmt] if stmt.target == target else []
-    if isinstance(stmt, core.Seq):
-        return [a for s in stmt.stmts for a in _assignments(s, target)]
-    if isinstance(stmt, core.If):
-        return _assignments(stmt.then, target) + _assignments(stmt.orelse, target)
-    if isinstance(stmt, core.While | core.Opaque):
-        return _assignments(stmt.body, target)
-    return []
+    return [s for s in core.statements(stmt) if isinstance(s, core.Assign) and s.target == target]
 
 
 def _thread_private(x: str, loop: core.While, own: tuple[Term, ...] | None) -> bool:

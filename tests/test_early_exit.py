@@ -15,13 +15,7 @@ def show_stmt(s: core.Stmt) -> str:
 
 
 def loops(s: core.Stmt) -> list[core.While]:
-    if isinstance(s, core.While):
-        return [s, *loops(s.body)]
-    if isinstance(s, core.Seq):
-        return [w for x in s.stmts for w in loops(x)]
-    if isinstance(s, core.If):
-        return loops(s.then) + loops(s.orelse)
-    return []
+    return [x for x in core.statements(s) if isinstance(x, core.While)]
 
 
 def no_exits(s: core.Stmt) -> bool:

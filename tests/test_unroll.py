@@ -26,25 +26,11 @@ from hoaregpu.unroll import BUDGET_FACTOR, DEFAULT_UNROLL, Unrolled, unroll
 
 
 def assigns(s: core.Stmt, target: str) -> list[core.Assign]:
-    if isinstance(s, core.Assign):
-        return [s] if s.target == target else []
-    if isinstance(s, core.Seq):
-        return [a for x in s.stmts for a in assigns(x, target)]
-    if isinstance(s, core.If):
-        return assigns(s.then, target) + assigns(s.orelse, target)
-    if isinstance(s, core.While):
-        return assigns(s.body, target)
-    return []
+    return [x for x in core.statements(s) if isinstance(x, core.Assign) and x.target == target]
 
 
 def loops(s: core.Stmt) -> list[core.While]:
-    if isinstance(s, core.While):
-        return [s, *loops(s.body)]
-    if isinstance(s, core.Seq):
-        return [w for x in s.stmts for w in loops(x)]
-    if isinstance(s, core.If):
-        return loops(s.then) + loops(s.orelse)
-    return []
+    return [x for x in core.statements(s) if isinstance(x, core.While)]
 
 
 def unrolled(src: str, threads: int | None = None, limit: int = DEFAULT_UNROLL) -> Unrolled:
