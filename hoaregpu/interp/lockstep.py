@@ -195,12 +195,14 @@ class Lockstep(Machine):
             self._run(s.body, mask)  # a call through a contract runs its body here
         elif isinstance(s, Sync):
             self._step(mask, s.span)
+            if len(mask) == self.n:  # every thread of every block: no divergence possible
+                if self.races is not None:
+                    self.races.barrier()
+                return
             active = set(mask)
             # the strict rule of §7, per block: all of a block's threads reach it, or none
             for group in self.blocks:
                 reached = [t for t in group if t in active]
-                if reached and len(reached) == len(group) and self.races is not None:
-                    self.races.barrier(group if len(mask) < self.n else None)
                 if reached and len(reached) < len(group):
                     idle = [t for t in group if t not in active]
                     msg = (
@@ -208,6 +210,8 @@ class Lockstep(Machine):
                         f"but not by {threads_text(idle)}"
                     )
                     raise Stop(Violation(BARRIER_DIVERGENCE, msg, s.span, tuple(reached)))
+                if reached and self.races is not None:
+                    self.races.barrier(group)
 
         elif isinstance(s, Assert):
             self._step(mask, s.span)
