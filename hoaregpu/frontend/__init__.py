@@ -78,7 +78,7 @@ def _declared_builtin_names(tu: object, clang_path: str) -> frozenset[str]:
         cur.spelling
         for top in tu.cursor.get_children()  # type: ignore[attr-defined]
         if clang.in_file(top, clang_path)  # not the prelude's declarations
-        for cur in top.walk_preorder()
+        for cur in clang.descendants(top)
         if cur.kind in kinds and cur.spelling in ("tid", "ntid")
     }
     return frozenset(found)

@@ -120,6 +120,38 @@ def unary_operator(cursor: Any) -> int:
     return int(cindex().conf.lib.clang_getCursorUnaryOperatorKind(cursor))
 
 
+def children(cursor: Any) -> list[Any]:
+    """The cursor's children (cindex's `get_children` checks each against the null cursor,
+    one more libclang call per child; this runs on every expression the front end reads)."""
+    out: list[Any] = []
+    tu = cursor._tu
+
+    def visit(child: Any, parent: Any, data: Any) -> int:
+        child._tu = tu  # keeps the translation unit alive as long as the cursor
+        out.append(child)
+        return 1  # CXChildVisit_Continue
+
+    ci = cindex()
+    ci.conf.lib.clang_visitChildren(cursor, ci.callbacks["cursor_visit"](visit), None)
+    return out
+
+
+def descendants(cursor: Any) -> list[Any]:
+    """The cursor and everything below it in preorder, in one libclang walk (cindex's
+    `walk_preorder` makes a Python generator and a libclang walk per cursor)."""
+    out: list[Any] = [cursor]
+    tu = cursor._tu
+
+    def visit(child: Any, parent: Any, data: Any) -> int:
+        child._tu = tu
+        out.append(child)
+        return 2  # CXChildVisit_Recurse
+
+    ci = cindex()
+    ci.conf.lib.clang_visitChildren(cursor, ci.callbacks["cursor_visit"](visit), None)
+    return out
+
+
 def in_file(cursor: Any, path: str) -> bool:
     f = cursor.location.file
     return f is not None and os.path.normpath(f.name) == os.path.normpath(path)

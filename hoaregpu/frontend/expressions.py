@@ -152,7 +152,7 @@ class ExpressionTranslator:
             if value is not None:
                 return float_literal(value, span)
         if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
-            children = list(cur.get_children())
+            children = list(clang.children(cur))
             if len(children) != 1:
                 raise self.unsupported("this expression", cur)
             return self.converted(cur, children[0])
@@ -174,7 +174,7 @@ class ExpressionTranslator:
                 return self.global_ref(cur, ref)
             return Var(cur.spelling, (), span)
         if k == K.ARRAY_SUBSCRIPT_EXPR:
-            base, index = cur.get_children()
+            base, index = clang.children(cur)
             target = self.expr(base)
             if not isinstance(target, Var):
                 raise self.unsupported("indexing this expression", cur)
@@ -185,12 +185,12 @@ class ExpressionTranslator:
             return self.builtin(cur)
         if k == K.BINARY_OPERATOR:
             op = clang.binary_operator(cur)
-            if op in BINARY and floats.is_float(next(cur.get_children())):
-                left, right = cur.get_children()
+            if op in BINARY and floats.is_float(clang.children(cur)[0]):
+                left, right = clang.children(cur)
                 kind = floats.kind_of(cur.type)
                 return floats.binary(BINARY[op], self.expr(left), self.expr(right), kind, cur, span)
             if op in BINARY:
-                left, right = cur.get_children()
+                left, right = clang.children(cur)
                 bop = BINARY[op]
                 a = self.expr(left)
                 # C evaluates the right of && and || only sometimes: no call may be hoisted from it
@@ -210,7 +210,7 @@ class ExpressionTranslator:
             raise self.unsupported("assignment inside an expression", cur)
         if k == K.UNARY_OPERATOR:
             op = clang.unary_operator(cur)
-            (operand,) = cur.get_children()
+            (operand,) = clang.children(cur)
             if op == MINUS:
                 neg = UnOp.FNEG if floats.is_float(operand) else UnOp.NEG
                 return Unary(neg, self.expr(operand), span)
@@ -229,7 +229,7 @@ class ExpressionTranslator:
                 "'++'/'--' inside an expression", cur, "write it as a statement of its own"
             )
         if k == K.CONDITIONAL_OPERATOR:
-            c, a, b = cur.get_children()
+            c, a, b = clang.children(cur)
             cond = self.expr(c)
             then, orelse = self.guarded_expr(a), self.guarded_expr(b)
             return Conditional(cond, then, orelse, span)
@@ -318,7 +318,7 @@ class ExpressionTranslator:
         """Casts between integer types are the identity on mathematical integers (a cast to a
         narrow type must fit, see `store`); a cast to bool is `e != 0`."""
         target = cur.type.get_canonical()
-        inner = [ch for ch in cur.get_children() if ch.kind.is_expression()][-1]
+        inner = [ch for ch in clang.children(cur) if ch.kind.is_expression()][-1]
         kind = target.kind.name
         source_kind = floats.kind_of(strip(inner, self.K).type)
         if kind in floats.FLOAT_KINDS or source_kind in floats.FLOAT_KINDS:
@@ -346,7 +346,7 @@ class ExpressionTranslator:
         )
 
     def builtin(self, cur: Any) -> Term:
-        children = list(cur.get_children())
+        children = list(clang.children(cur))
         base = strip(children[0], self.K) if children else None
         if base is None or base.kind != self.K.DECL_REF_EXPR or not is_prelude(base.referenced):
             return self.member(cur)

@@ -162,7 +162,7 @@ class FileScope(Aggregates):
             return
         K = self.K
         for root in cursors:
-            for d in root.walk_preorder():
+            for d in clang.descendants(root):
                 if d.kind in (K.VAR_DECL, K.PARM_DECL) and d.spelling in self.globals_used:
                     if self.globals_used[d.spelling][0] == d:
                         continue

@@ -126,7 +126,7 @@ class TopLevel(Dialect):
         name = cur.spelling
         body = next(ch for ch in cur.get_children() if ch.kind == self.K.COMPOUND_STMT)
         params = tuple(x for p in cur.get_arguments() for x in self.param(p))
-        locals_ = {d.spelling for d in cur.walk_preorder() if d.kind == self.K.VAR_DECL}
+        locals_ = {d.spelling for d in clang.descendants(cur) if d.kind == self.K.VAR_DECL}
         self.unsigned_params = frozenset(
             p.name for p in params if p.type.nonnegative and p.name.split(".")[0] not in locals_
         )
@@ -179,7 +179,7 @@ class TopLevel(Dialect):
 
     def kernel(self, cur: Any) -> KernelDef:
         params = tuple(x for p in cur.get_arguments() for x in self.param(p))
-        locals_ = {d.spelling for d in cur.walk_preorder() if d.kind == self.K.VAR_DECL}
+        locals_ = {d.spelling for d in clang.descendants(cur) if d.kind == self.K.VAR_DECL}
         self.unsigned_params = frozenset(
             p.name for p in params if p.type.nonnegative and p.name.split(".")[0] not in locals_
         )

@@ -170,10 +170,6 @@ def track(s: str, loc: int, toks: pp.ParseResults) -> None:
         c.furthest = loc
 
 
-def tracker() -> pp.ParserElement:
-    return pp.Empty().set_parse_action(track)
-
-
 # ---------------------------------------------------------------- `#define` values
 
 _SIGNED_TOKEN = re.compile(r"[+-]?[ \t]*[A-Za-z0-9_]+")
