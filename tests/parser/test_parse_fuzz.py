@@ -11,6 +11,7 @@ from hoaregpu.errors import SpecError
 from hoaregpu.frontend import parse_text
 from hoaregpu.parser import parse_expr, parse_formula
 from hoaregpu.syntax import SpecFile
+from hoaregpu.terms import Binary, BinOp, IntLit, Term, Var
 
 VALID = """\
 #include <cuda.h>
@@ -127,3 +128,55 @@ def test_expressions_and_formulas(tokens: list[str]) -> None:
             parse(text, "e")
         except SpecError as err:
             assert "internal parser error" not in err.message, err.render()
+
+
+# C's binary precedence (C11 6.5), written out here independently of the grammar's table
+_C_PRECEDENCE = {
+    "*": 10, "/": 10, "%": 10, "+": 9, "-": 9, "<<": 8, ">>": 8,
+    "<": 7, "<=": 7, ">": 7, ">=": 7, "==": 6, "!=": 6,
+    "&": 5, "^": 4, "|": 3, "&&": 2, "||": 1,
+}  # fmt: skip
+_COMPARISONS = {7, 6}
+
+
+def _trees() -> st.SearchStrategy[Term]:
+    leaves = st.one_of(st.sampled_from("abcxy").map(lambda n: Var(n, ())), st.integers(0, 9).map(IntLit))
+    return st.recursive(
+        leaves,
+        lambda sub: st.builds(
+            lambda op, left, right: Binary(BinOp(op), left, right),
+            st.sampled_from(list(_C_PRECEDENCE)),
+            sub,
+            sub,
+        ),
+        max_leaves=12,
+    )
+
+
+def _c_text(t: Term) -> str:
+    """`t` with only the parentheses C needs (and around a comparison inside a comparison of
+    its level, which annotations would read as a chain)."""
+    if isinstance(t, Var):
+        return t.name
+    if isinstance(t, IntLit):
+        return str(t.value)
+    assert isinstance(t, Binary)
+    prec = _C_PRECEDENCE[t.op.value]
+
+    def side(child: Term, right: bool) -> str:
+        text = _c_text(child)
+        if not isinstance(child, Binary):
+            return text
+        inner = _C_PRECEDENCE[child.op.value]
+        chained = inner == prec and prec in _COMPARISONS
+        return f"({text})" if inner < prec or (right and inner == prec) or chained else text
+
+    return f"{side(t.left, False)} {t.op.value} {side(t.right, True)}"
+
+
+@FUZZ
+@given(_trees())
+def test_binary_operators_group_by_c_precedence(tree: Term) -> None:
+    text = _c_text(tree)
+    assert parse_expr(text) == tree, text
+    assert parse_formula(text) == tree, text
