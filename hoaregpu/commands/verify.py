@@ -8,6 +8,7 @@ import sys
 from ..driver import RunResult, VerifyOptions, dump_smt, prepare, solve
 from ..pretty import show_kernel
 from ..report import expectation_report, render_json, render_text
+from ..sarif import write_sarif
 from ..solvers.config import register_user_solvers
 from ..solvers.portfolio import check_solver, confirm_members
 from ..unroll import DEFAULT_UNROLL
@@ -41,6 +42,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         f"of at most N iterations ({DEFAULT_UNROLL}; 0: never)",
     )
     v.add_argument("--json", action="store_true", help="print one JSON document instead of text")
+    v.add_argument(
+        "--sarif",
+        metavar="FILE",
+        help="also write the results as SARIF 2.1.0 to FILE "
+        "('-': to standard output, instead of the text report)",
+    )
     v.add_argument(
         "--show-core", action="store_true", help="print the core program after lowering and transforms"
     )
@@ -95,7 +102,10 @@ def run(args: argparse.Namespace) -> int:
 
         solved = replay_results(solved)
     result = RunResult(tuple(solved), tuple(errors))
-    print(render_json(result) if args.json else render_text(result))
+    if args.sarif:
+        write_sarif(result, args.sarif)
+    if args.sarif != "-":
+        print(render_json(result) if args.json else render_text(result))
     if args.expect:
         lines, met = expectation_report(result, options.solver)
         print("\n".join(lines), file=sys.stderr if args.json else sys.stdout)
