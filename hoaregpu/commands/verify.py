@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
-from ..driver import RunResult, VerifyOptions, dump_smt, prepare, solve
+from .. import api
+from ..driver import PreparedKernel, dump_smt
 from ..pretty import show_kernel
 from ..report import expectation_report, render_json, render_text
 from ..sarif import write_sarif
-from ..solvers.config import register_user_solvers
-from ..solvers.portfolio import check_solver, confirm_members
+from ..solvers.portfolio import confirm_members
 from ..unroll import DEFAULT_UNROLL
 from .common import (
     EXIT_CODES,
@@ -19,7 +20,6 @@ from .common import (
     add_grid_options,
     add_solver_options,
     launch_of,
-    solver_options,
 )
 
 
@@ -78,36 +78,37 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    register_user_solvers(args.solver_cmd)
-    check_solver(args.solver)  # an unknown name is an input error before any work
-    options = VerifyOptions(
-        # --confirm: the chosen solvers and, if they are one family, a partner of another
-        solver=",".join(confirm_members(args.solver)) if args.confirm else args.solver,
-        solver_options=solver_options(args),
-        threads=launch_of(args, args.threads),
-        jobs=args.jobs,
-        cache=not args.no_cache,
-        confirm=args.confirm,
-        unroll=args.unroll,
-    )
-    prepared, errors = prepare(args.paths, options.threads, options.unroll)
-    if args.show_core:
-        for k in prepared:
-            print(f"// {k.path}\n{show_kernel(k.kernel)}\n")
-    if args.dump_smt:
-        dump_smt(prepared, args.dump_smt)
-    solved = solve(prepared, options)
-    if not args.no_replay:
-        from ..interp.replay_cex import replay_results
+    def show(prepared: Sequence[PreparedKernel]) -> None:
+        if args.show_core:
+            for k in prepared:
+                print(f"// {k.path}\n{show_kernel(k.kernel)}\n")
+        if args.dump_smt:
+            dump_smt(prepared, args.dump_smt)
 
-        solved = replay_results(solved)
-    result = RunResult(tuple(solved), tuple(errors))
+    verification = api.verify(
+        args.paths,
+        solver=args.solver,
+        timeout=args.timeout,
+        memory_mb=args.memory,
+        seed=args.seed,
+        jobs=args.jobs,
+        fixed=launch_of(args, args.threads),
+        unroll=args.unroll,
+        confirm=args.confirm,
+        cache=not args.no_cache,
+        replay=not args.no_replay,
+        solver_cmd=args.solver_cmd,
+        on_prepared=show,
+    )
+    result = verification.raw
     if args.sarif:
         write_sarif(result, args.sarif)
     if args.sarif != "-":
         print(render_json(result) if args.json else render_text(result))
     if args.expect:
-        lines, met = expectation_report(result, options.solver)
+        lines, met = expectation_report(
+            result, ",".join(confirm_members(args.solver)) if args.confirm else args.solver
+        )
         print("\n".join(lines), file=sys.stderr if args.json else sys.stdout)
         return EXIT_INPUT if result.errors else (0 if met else 1)
     return result.exit_code

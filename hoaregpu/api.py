@@ -1,0 +1,208 @@
+"""The Python API: `hoaregpu.verify(...)` as the command line runs it, with typed results.
+
+    import hoaregpu
+    result = hoaregpu.verify("specs/bug_off_by_one.cu", solver="z3", block_dim=(4,))
+    for vc in result.failures:
+        print(vc.file, vc.line, vc.kind, vc.outcome, vc.counterexample)
+
+`verify` never raises for what is wrong with the *input* (a syntax error, an unsupported
+construct, a file without kernels): those are `result.errors`, as the command line reports
+them with exit code 3. It raises `ConfigError` for a bad argument (an unknown solver, sizes
+below 1). A VC counts as proved only when its outcome is `Outcome.PROVED`: unknown,
+timeout and solver errors are never proofs (`result.verified` is false then).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import driver
+from .driver import PreparedKernel, RunResult
+from .errors import ConfigError, SpecError, SpecWarning
+from .launch import Launch, parse_dims
+from .report import counterexample, render_json
+from .sarif import render_sarif
+from .solvers import Outcome
+from .solvers.options import SolverOptions
+from .unroll import DEFAULT_UNROLL
+
+Dims = tuple[int] | tuple[int, int] | tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class VcReport:
+    """One verification condition: what it checks, where, and what the solver said."""
+
+    kind: str  # `postcondition`, `loop-invariant-entry`, `barrier-divergence`, ... (`vc.kinds`)
+    file: str
+    line: int
+    col: int
+    rule: str  # the Hoare rule that made it (`H-CONSEQ`, `H-WHILE`, `H-SYNC`, ...)
+    message: str
+    outcome: Outcome  # PROVED / REFUTED / UNKNOWN / TIMEOUT / ERROR: never a bool
+    solver: str
+    seconds: float
+    reason: str = ""  # why, for UNKNOWN / TIMEOUT / ERROR
+    counterexample: tuple[str, ...] = ()  # REFUTED: the counterexample's lines
+    confirmed_by_execution: bool | None = None  # REFUTED and replayed: did a run fail too?
+
+
+@dataclass(frozen=True)
+class KernelReport:
+    name: str
+    what: str  # "kernel k" or "device function f"
+    file: str
+    verdict: str  # verified / failed / unknown / vacuous
+    vcs: tuple[VcReport, ...]
+    warnings: tuple[SpecWarning, ...] = ()
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The result of `verify`: per kernel and per VC, the input errors, the exit code."""
+
+    kernels: tuple[KernelReport, ...]
+    errors: tuple[SpecError, ...]
+    exit_code: int  # 0 all proved, 1 some VC refuted, 2 undecided, 3 input error
+    raw: RunResult = field(compare=False, repr=False)  # the driver's result (SMT scripts, models)
+
+    @property
+    def verified(self) -> bool:
+        """Every kernel of every file proved, and no input error."""
+        return self.exit_code == 0
+
+    @property
+    def vcs(self) -> tuple[VcReport, ...]:
+        return tuple(vc for k in self.kernels for vc in k.vcs)
+
+    @property
+    def failures(self) -> tuple[VcReport, ...]:
+        """The VCs not proved: refuted or undecided."""
+        return tuple(vc for vc in self.vcs if vc.outcome is not Outcome.PROVED)
+
+    def to_json(self) -> str:
+        """The document `hoaregpu verify --json` prints."""
+        return render_json(self.raw)
+
+    def to_sarif(self, root: str | Path | None = None) -> dict[str, Any]:
+        """The SARIF 2.1.0 log `hoaregpu verify --sarif` writes."""
+        return render_sarif(self.raw, Path(root) if root is not None else None)
+
+
+def _dims(value: Dims | None, name: str) -> tuple[int | None, int | None, int | None]:
+    if value is None:
+        return (None, None, None)
+    if isinstance(value, int):
+        value = (value,)
+    return parse_dims(",".join(str(int(v)) for v in value), name)
+
+
+def fixed_launch(
+    block_dim: Dims | None = None, grid_dim: Dims | None = None, threads: int | None = None
+) -> Launch:
+    """The fixed sizes of a launch, as `--blockDim`, `--gridDim` and `--threads` give them."""
+    result = Launch(_dims(block_dim, "block_dim"), _dims(grid_dim, "grid_dim"))
+    if threads is not None:
+        if threads < 1:
+            raise ConfigError(f"threads must be at least 1, not {threads}")
+        result = result.merged(
+            Launch.of_threads(threads), lambda name, a, b: f"threads={b} contradicts block_dim ({name} = {a})"
+        )
+    return result
+
+
+def verify(
+    paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    *,
+    solver: str = "z3",
+    timeout: float = 10.0,
+    memory_mb: int = 4096,
+    seed: int = 0,
+    jobs: int | None = None,
+    block_dim: Dims | None = None,
+    grid_dim: Dims | None = None,
+    threads: int | None = None,
+    fixed: Launch | None = None,
+    unroll: int = DEFAULT_UNROLL,
+    confirm: bool = False,
+    cache: bool = True,
+    replay: bool = True,
+    solver_cmd: Sequence[str] = (),
+    on_prepared: Callable[[Sequence[PreparedKernel]], None] | None = None,
+) -> Verification:
+    """Verify the kernels of files or folders (folders: every `*.cu` below them).
+
+    The options are those of `hoaregpu verify` (README, "Command-line reference"):
+    - `solver`: a backend name, a list `"z3,cvc5"` or `"portfolio"`;
+    - `block_dim=(16, 16)` is `--blockDim=[16,16]`, likewise `grid_dim` and `threads`
+      (or `fixed`, a `Launch`, instead of the three);
+    - `confirm`: a second solver family must prove every VC;
+    - `replay`: run each counterexample on the interpreter to confirm it;
+    - `solver_cmd`: SMT-LIB solvers by command, `"mine=/opt/bin/mysolver --smt2"`, as
+      `--solver-cmd` (`hoaregpu.toml` is read too);
+    - `on_prepared`: sees the kernels after lowering and VC generation, before any solver runs.
+    """
+    from .solvers.config import register_user_solvers
+    from .solvers.portfolio import check_solver, confirm_members
+
+    if fixed is not None and (block_dim, grid_dim, threads) != (None, None, None):
+        raise ConfigError("give the launch either as `fixed` or as block_dim/grid_dim/threads, not both")
+    register_user_solvers(solver_cmd)
+    check_solver(solver)  # an unknown name is a ConfigError before any work
+    names = [os.fspath(paths)] if isinstance(paths, str | os.PathLike) else [os.fspath(p) for p in paths]
+    options = driver.VerifyOptions(
+        solver=",".join(confirm_members(solver)) if confirm else solver,
+        solver_options=SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed),
+        threads=fixed if fixed is not None else fixed_launch(block_dim, grid_dim, threads),
+        jobs=jobs if jobs is not None else (os.cpu_count() or 1),
+        cache=cache,
+        confirm=confirm,
+        unroll=unroll,
+    )
+    prepared, errors = driver.prepare(names, options.threads, options.unroll)
+    if on_prepared is not None:
+        on_prepared(prepared)
+    solved = driver.solve(prepared, options)
+    if replay:
+        from .interp.replay_cex import replay_results
+
+        solved = replay_results(solved)
+    return from_run(RunResult(tuple(solved), tuple(errors)))
+
+
+def from_run(run: RunResult) -> Verification:
+    kernels = []
+    for k in run.kernels:
+        vcs = []
+        for r in k.results:
+            o = r.vc.origin
+            refuted = r.result.outcome is Outcome.REFUTED
+            vcs.append(
+                VcReport(
+                    kind=o.kind.value,
+                    file=o.span.path,
+                    line=o.span.line,
+                    col=o.span.col,
+                    rule=o.rule,
+                    message=o.message,
+                    outcome=r.result.outcome,
+                    solver=r.result.solver,
+                    seconds=r.result.seconds,
+                    reason=r.result.message,
+                    counterexample=tuple(
+                        line.strip() for line in counterexample(r.vc.queries, r.result.values)
+                    )
+                    if refuted
+                    else (),
+                    confirmed_by_execution=r.replay.confirmed if refuted and r.replay is not None else None,
+                )
+            )
+        kernel = k.prepared.kernel
+        kernels.append(
+            KernelReport(kernel.name, kernel.what, k.prepared.path, k.verdict, tuple(vcs), kernel.warnings)
+        )
+    return Verification(tuple(kernels), run.errors, run.exit_code, run)
