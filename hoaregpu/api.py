@@ -24,11 +24,11 @@ from . import driver
 from .driver import PreparedKernel, RunResult
 from .errors import ConfigError, SpecError, SpecWarning
 from .launch import Launch, parse_dims
+from .limits import DEFAULT_UNROLL
 from .report import counterexample, render_json
 from .sarif import render_sarif
 from .solvers import Outcome
 from .solvers.options import SolverOptions
-from .unroll import DEFAULT_UNROLL
 
 Dims = tuple[int] | tuple[int, int] | tuple[int, int, int]
 

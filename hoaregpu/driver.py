@@ -22,13 +22,14 @@ from .errors import ConfigError, HoareGpuError, SpecError
 from .frontend import parse_file
 from .grid import with_contract
 from .launch import Launch
+from .limits import DEFAULT_UNROLL
 from .lower import lower_file
 from .smt.expand import ExpandThreadQuantifiers
 from .smt.smtlib import script_text
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
 from .solvers.cache import ResultCache
 from .transform import make_monotonic
-from .unroll import DEFAULT_UNROLL, MissingInvariant, unroll
+from .unroll import MissingInvariant, unroll
 from .vc.generate import Query, generate, precondition
 from .vc.kinds import Origin
 

@@ -36,6 +36,7 @@ from . import core
 from .consteval import evaluate
 from .errors import Span
 from .launch import Launch
+from .limits import DEFAULT_UNROLL
 from .terms import (
     Binary,
     BinOp,
@@ -51,7 +52,6 @@ from .terms import (
     subterms,
 )
 
-DEFAULT_UNROLL = 64  # iterations of one loop; `--unroll N` changes it, 0 turns unrolling off
 BUDGET_FACTOR = 16  # iterations unrolled in one kernel, nested copies included, at most limit * this
 
 _EXIT_FLAG_PREFIXES = (core.ExitKind.BREAK.value + ".", core.ExitKind.RETURN.value + ".")

@@ -230,3 +230,28 @@ def test_internal_error_is_reported_as_such_with_exit_4(
     assert code == 4
     assert "internal error: ZeroDivisionError: boom" in err
     assert "Traceback" not in err
+
+
+def test_help_does_not_load_the_pipeline() -> None:
+    """Start-up (issue 14): building the parser imports no solver, front end or plotting
+    library; each command imports them when it runs. Timing is in bench/, not here."""
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys, hoaregpu.cli as c; c.build_parser(); "
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = json.loads(out)
+    heavy = ("pysmt", "z3", "cvc5", "clang", "pyparsing", "matplotlib", "rich", "hoaregpu.driver")
+    assert not [m for m in loaded if m.startswith(heavy)], loaded
+    assert "hoaregpu.frontend" not in loaded and "hoaregpu.interp" not in loaded
+
+
+def test_race_kinds_of_the_run_command_match_the_interpreter() -> None:
+    from hoaregpu.commands.run import RACE_KINDS
+    from hoaregpu.interp.results import RACE, WRITE_CONFLICT
+
+    assert frozenset({RACE, WRITE_CONFLICT}) == RACE_KINDS

@@ -22,7 +22,8 @@ from hoaregpu.lower import lower_file
 from hoaregpu.report import render_json, render_text
 from hoaregpu.solvers import Outcome
 from hoaregpu.terms import Binary, BinOp, IntLit, Term, Var, subterms
-from hoaregpu.unroll import BUDGET_FACTOR, DEFAULT_UNROLL, Unrolled, unroll
+from hoaregpu.limits import DEFAULT_UNROLL
+from hoaregpu.unroll import BUDGET_FACTOR, Unrolled, unroll
 
 
 def assigns(s: core.Stmt, target: str) -> list[core.Assign]:

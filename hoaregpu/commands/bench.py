@@ -6,16 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-from ..driver import prepare
 from ..errors import ConfigError
-from ..solvers import SolverOptions
-from ..solvers.bench_report import markdown, write_all
-from ..solvers.benchmark import run_bench
-from ..solvers.config import register_user_solvers
-from ..solvers.portfolio import check_solver
 from .common import add_solver_cmd_option
 
 DEFAULT_SOLVERS = "z3,cvc5,z3-bin,cvc4-bin,cvc5-bin"
@@ -47,6 +38,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # the pipeline, rich and matplotlib are imported here: `hoaregpu --help` must start fast
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..driver import prepare
+    from ..solvers import SolverOptions
+    from ..solvers.bench_report import markdown, write_all
+    from ..solvers.benchmark import run_bench
+    from ..solvers.config import register_user_solvers
+    from ..solvers.portfolio import check_solver
+
     if args.repeat < 1:
         raise ConfigError(f"--repeat must be at least 1, not {args.repeat}")
     if args.jobs < 1:

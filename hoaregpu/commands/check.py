@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigError
-from ..proof.checker import CheckResult, Problem, check_proof
-from ..proof.derivation import ProofFormatError, read_proof
-from ..proof.replay import compare, updated_text
-from ..solvers import get_backend
 from .common import EXIT_CODES, add_solver_options, solver_options
+
+if TYPE_CHECKING:
+    from ..proof.checker import CheckResult
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,6 +47,9 @@ def proof_files(paths: list[str]) -> list[str]:
 
 
 def check_file(path: str, args: argparse.Namespace, solvers: list[str]) -> CheckResult:
+    from ..proof.checker import CheckResult, Problem, check_proof
+    from ..proof.derivation import ProofFormatError, read_proof
+
     try:
         proof = read_proof(path)
     except ProofFormatError as e:
@@ -55,6 +58,10 @@ def check_file(path: str, args: argparse.Namespace, solvers: list[str]) -> Check
 
 
 def run(args: argparse.Namespace) -> int:
+    # the pipeline is imported here, not at the top: `hoaregpu --help` must start fast
+    from ..proof.replay import compare, updated_text
+    from ..solvers import get_backend
+
     solvers = [x.strip() for x in args.solver.split(",") if x.strip()]
     for name in solvers:
         get_backend(name)

@@ -7,12 +7,6 @@ import argparse
 import os
 
 from ..errors import ConfigError
-from ..proof.checker import check_proof
-from ..proof.derivation import Record, parse_proof, render
-from ..proof.generate import derive_kernel
-from ..proof.kernel import load_kernels
-from ..proof.syntax import show_prog
-from ..solvers import Outcome, get_backend
 from .common import EXIT_CODES, add_solver_options, solver_options
 
 
@@ -33,6 +27,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # the pipeline is imported here, not at the top: `hoaregpu --help` must start fast
+    from ..proof.checker import check_proof
+    from ..proof.derivation import Record, parse_proof, render
+    from ..proof.generate import derive_kernel
+    from ..proof.kernel import load_kernels
+    from ..proof.syntax import show_prog
+    from ..solvers import Outcome, get_backend
+
     solvers = [x.strip() for x in args.solver.split(",") if x.strip()]
     for name in solvers:
         get_backend(name)

@@ -6,29 +6,18 @@ import argparse
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core import Kernel
-from ..driver import load_kernels
 from ..errors import ConfigError
-from ..grid import geometry
-from ..interp import (
-    DEFAULT_STEP_BUDGET,
-    INTERLEAVE,
-    LOCKSTEP,
-    InputError,
-    render_run,
-    run_kernel,
-    run_to_json,
-)
-from ..interp.results import ASSUMPTION_VIOLATED, FAILED, INADMISSIBLE, OK, RACE, WRITE_CONFLICT, RunResult
-from ..interp.solver_inputs import AutoInputs
-from ..interp.values import inputs_of
-from ..launch import Geometry
-from ..transform import make_monotonic
+from ..limits import DEFAULT_STEP_BUDGET, INTERLEAVE, LOCKSTEP
 from .common import EXIT_INPUT, add_grid_options, launch_of
 
-RACE_KINDS = frozenset({RACE, WRITE_CONFLICT})
+if TYPE_CHECKING:  # the pipeline is imported where used: `hoaregpu --help` must start fast
+    from ..core import Kernel
+    from ..interp.results import RunResult
+    from ..launch import Geometry
+
+RACE_KINDS = frozenset({"race", "write-conflict"})  # interp.results.RACE, WRITE_CONFLICT
 
 RUN_EXIT_CODES = """exit codes:
   0  no violation (races and write conflicts are warnings unless --fail-on-race)
@@ -49,6 +38,9 @@ def add_kernel_options(p: argparse.ArgumentParser) -> None:
 
 def select_kernel(path: str, name: str | None) -> Kernel:
     """Parse and lower `path`, pick the kernel, apply the monotonic-loop transform (as `verify`)."""
+    from ..driver import load_kernels
+    from ..transform import make_monotonic
+
     if not Path(path).is_file():
         raise ConfigError(f"no such file: {path}")
     kernels = load_kernels(path)
@@ -78,6 +70,8 @@ def launch_flags(geo: Geometry) -> list[str]:
 
 def read_inputs(text: str | None) -> dict[str, Any] | None:
     """`--input`: a JSON object, or `@file.json`."""
+    from ..interp.values import InputError
+
     if text is None:
         return None
     if text.startswith("@"):
@@ -98,6 +92,8 @@ def read_inputs(text: str | None) -> dict[str, Any] | None:
 
 
 def exit_code(result: RunResult, fail_on_race: bool) -> int:
+    from ..interp.results import ASSUMPTION_VIOLATED, FAILED, INADMISSIBLE, OK
+
     if result.status == INADMISSIBLE:
         return EXIT_INPUT
     if result.status == ASSUMPTION_VIOLATED:
@@ -142,6 +138,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..grid import geometry
+    from ..interp import render_run, run_kernel, run_to_json
+    from ..interp.solver_inputs import AutoInputs
+    from ..interp.values import inputs_of
+
     kernel = select_kernel(args.file, args.kernel)
     threads = geometry(kernel, launch_of(args, args.threads))
     if threads.threads > MAX_RUN_THREADS:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..solvers import list_backends
-
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("solvers", help="list the solver backends, their versions and availability")
@@ -13,6 +11,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..solvers import list_backends
+
     for b in list_backends():
         state = "available" if b.available else f"unavailable ({b.reason})"
         print(f"{b.name:10} {b.version or '-':24} {state}")

@@ -6,15 +6,17 @@ import argparse
 import json
 import re
 import shlex
+from typing import TYPE_CHECKING
 
-from ..core import Kernel
 from ..errors import ConfigError
-from ..interp import native, render_test, test_kernel
-from ..interp.results import RunResult, TestResult
-from ..interp.solver_inputs import AutoInputs
-from ..interp.testing import TEST_STEP_BUDGET
+from ..limits import TEST_STEP_BUDGET
 from .common import EXIT_UNDECIDED, add_grid_options, launch_of
 from .run import RACE_KINDS, add_kernel_options, launch_flags, select_kernel
+
+if TYPE_CHECKING:  # the pipeline is imported where used: `hoaregpu --help` must start fast
+    from ..core import Kernel
+    from ..interp import native
+    from ..interp.results import RunResult, TestResult
 
 TEST_EXIT_CODES = """exit codes:
   0  no violation in any run (races and write conflicts are warnings unless --fail-on-race)
@@ -85,6 +87,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def native_program(args: argparse.Namespace, kernel: Kernel) -> native.NativeProgram | None:
     """`--native`: the kernel compiled before any run (None, with a note, without a compiler)."""
+    from ..interp import native
+
     if any(d.floating for d in kernel.decls):
         print(
             "note: --native skipped: the native executor exchanges integer arrays only"
@@ -102,6 +106,8 @@ def native_program(args: argparse.Namespace, kernel: Kernel) -> native.NativePro
 
 def report_native(args: argparse.Namespace, result: native.NativeTestResult) -> bool:
     """The native comparison of the runs `test` drew; False on a disagreement."""
+    from ..interp import native
+
     v = result.verdicts
     why = ", ".join(f"{n} {r}" for r, n in result.reasons.most_common())
     print(
@@ -123,6 +129,9 @@ def report_native(args: argparse.Namespace, result: native.NativeTestResult) -> 
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..interp import native, render_test, test_kernel
+    from ..interp.solver_inputs import AutoInputs
+
     if args.trials < 1:
         raise ConfigError(f"--trials must be at least 1, not {args.trials}")
     if args.step_budget < 1:

@@ -5,14 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from .. import api
-from ..driver import PreparedKernel, dump_smt
-from ..pretty import show_kernel
-from ..report import expectation_report, render_json, render_text
-from ..sarif import write_sarif
-from ..solvers.portfolio import confirm_members
-from ..unroll import DEFAULT_UNROLL
+from ..limits import DEFAULT_UNROLL
 from .common import (
     EXIT_CODES,
     EXIT_INPUT,
@@ -77,7 +72,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v.set_defaults(func=run)
 
 
+if TYPE_CHECKING:
+    from ..driver import PreparedKernel
+
+
 def run(args: argparse.Namespace) -> int:
+    # the pipeline is imported here, not at the top: `hoaregpu --help` must start fast
+    from .. import api
+    from ..driver import dump_smt
+    from ..pretty import show_kernel
+    from ..report import expectation_report, render_json, render_text
+    from ..sarif import write_sarif
+    from ..solvers.portfolio import confirm_members
+
     def show(prepared: Sequence[PreparedKernel]) -> None:
         if args.show_core:
             for k in prepared:

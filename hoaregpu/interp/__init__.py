@@ -6,11 +6,11 @@ for counterexample replay from the VC side: `replay` with a `State` built on
 `empty_state`. The input JSON format is described in `hoaregpu.interp.values`.
 """
 
+from ..limits import DEFAULT_STEP_BUDGET, INTERLEAVE, LOCKSTEP
 from .generate import InputGenerator, admissible, sample_admissible, sampling_generator
-from .lockstep import DEFAULT_STEP_BUDGET
 from .report import render_run, render_test, run_to_json, state_text
 from .results import RunResult, TestResult, Violation
-from .run import INTERLEAVE, LOCKSTEP, execute, replay, run_kernel
+from .run import execute, replay, run_kernel
 from .testing import test_kernel
 from .values import Array, InputError, State, empty_state, initial_state
 

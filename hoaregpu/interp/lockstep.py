@@ -47,8 +47,6 @@ from .results import (
 )
 from .values import State
 
-DEFAULT_STEP_BUDGET = 1_000_000
-
 
 def _blocks(state: State) -> list[list[int]]:
     """The thread numbers of each block."""

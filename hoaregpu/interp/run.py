@@ -19,15 +19,13 @@ from typing import Any
 
 from ..core import Kernel
 from ..launch import Geometry
+from ..limits import DEFAULT_STEP_BUDGET, INTERLEAVE, LOCKSTEP
 from .generate import sample_admissible
 from .interleave import Interleaving
-from .lockstep import DEFAULT_STEP_BUDGET, Checks, Lockstep, Stop
+from .lockstep import Checks, Lockstep, Stop
 from .races import RaceDetector
 from .results import FAILED, INADMISSIBLE, OK, POSTCONDITION, PRECONDITION, RunResult
 from .values import State, geometry_of, initial_state, inputs_of
-
-LOCKSTEP = "lockstep"
-INTERLEAVE = "interleave"
 
 
 def execute(

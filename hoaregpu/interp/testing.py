@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from ..core import Kernel, VarKind
 from ..grid import geometry
 from ..launch import THREAD_X, Coord, Launch
+from ..limits import TEST_STEP_BUDGET
 from .generate import InputGenerator, admissible, sampling_generator
 from .results import (
     ASSUMPTION_VIOLATED,
@@ -32,7 +33,6 @@ from .run import execute
 from .values import Array, State, empty_state
 
 SHRINK_RUNS = 400
-TEST_STEP_BUDGET = 200_000
 
 
 def _failure_kind(r: RunResult, races_fail: bool = True) -> str | None:
