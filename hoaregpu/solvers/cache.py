@@ -1,10 +1,15 @@
-"""A result cache on disk: definitive answers (PROVED, REFUTED with its values) by script and solver.
+"""A result cache on disk: what a solver answered for a script.
 
 The key is the sha256 of the script text, the solver (its name, and its command for a
-user command), the solver's version, and the timeout, memory cap and seed. Entries are
-small JSON files under `.hoaregpu-cache/` in the current directory, or under
-`$HOAREGPU_CACHE_DIR`. A file that cannot be read or makes no sense is ignored (and
-overwritten on the next store), never fatal; a cache that cannot be written is skipped.
+user command) and the solver's version. A proof or a refutation holds whatever the budget,
+so it is reused under any timeout, memory cap and seed. An undecided answer (UNKNOWN,
+TIMEOUT) is stored with the budget it had, and reused only for a budget no larger (timeout
+and memory cap at most the stored ones, the same seed): a larger budget, another solver or
+`--no-cache` tries again. Reused undecided answers say so in their message; they are never
+proofs. Solver errors are not stored. Entries are small JSON files under `.hoaregpu-cache/`
+in the current directory, or under `$HOAREGPU_CACHE_DIR`. A file that cannot be read or
+makes no sense is ignored (and overwritten on the next store), never fatal; a cache that
+cannot be written is skipped.
 """
 
 from __future__ import annotations
@@ -22,16 +27,15 @@ from hoaregpu.solvers.outcome import Outcome, SolverResult, Value
 
 ENV_VAR = "HOAREGPU_CACHE_DIR"
 DEFAULT_DIR = ".hoaregpu-cache"
-FORMAT = 2  # 2: refutations carry their model check
+FORMAT = 3  # 2: refutations carry their model check; 3: budget-free keys, undecided answers
 
 
 def default_dir() -> Path:
     return Path(os.environ.get(ENV_VAR) or DEFAULT_DIR)
 
 
-def cache_key(script: str, solver: str, version: str, options: SolverOptions) -> str:
-    fields = [f"hoaregpu-cache-v{FORMAT}", solver, version, repr(float(options.timeout))]
-    fields += [repr(options.memory_mb), repr(options.seed), script]
+def cache_key(script: str, solver: str, version: str) -> str:
+    fields = [f"hoaregpu-cache-v{FORMAT}", solver, version, script]
     h = hashlib.sha256()
     for f in fields:
         data = f.encode()
@@ -44,6 +48,25 @@ def _value_ok(v: Any) -> bool:
     return v is None or isinstance(v, bool | int)
 
 
+DEFINITIVE = (Outcome.PROVED, Outcome.REFUTED)
+UNDECIDED = (Outcome.UNKNOWN, Outcome.TIMEOUT)
+
+
+def _budget(options: SolverOptions) -> dict[str, Any]:
+    return {"timeout": float(options.timeout), "memory_mb": options.memory_mb, "seed": options.seed}
+
+
+def _covers(stored: Any, asked: SolverOptions) -> bool:
+    """An undecided answer under `stored` stands for `asked`: no more time, memory, same seed."""
+    if not isinstance(stored, dict) or not isinstance(stored.get("timeout"), int | float):
+        return False
+    memory, asked_memory = stored.get("memory_mb"), asked.memory_mb
+    memory_ok = memory is None or (
+        asked_memory is not None and isinstance(memory, int) and asked_memory <= memory
+    )
+    return bool(asked.timeout <= stored["timeout"] and memory_ok and stored.get("seed") == asked.seed)
+
+
 class ResultCache:
     def __init__(self, directory: Path | str | None = None) -> None:
         self.directory = Path(directory) if directory is not None else default_dir()
@@ -53,15 +76,26 @@ class ResultCache:
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
-    def get(self, key: str) -> SolverResult | None:
-        """The cached definitive result, marked `cached`, or None (missing or unusable entry)."""
+    def _read(self, key: str) -> dict[str, Any] | None:
         try:
             doc = json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return doc if isinstance(doc, dict) and doc.get("key") == key else None
+
+    def get(self, key: str, options: SolverOptions) -> SolverResult | None:
+        """The cached result, marked `cached`: a proof or refutation; an undecided answer
+        whose budget covers `options`. None for a missing, unusable or too small entry."""
+        try:
+            doc = self._read(key)
+            if doc is None:
+                return None
             outcome = Outcome(doc["outcome"])
             values = doc["values"]
+            if outcome in UNDECIDED:
+                return self._undecided(doc, outcome, options)
             if (
-                doc.get("key") != key
-                or outcome not in (Outcome.PROVED, Outcome.REFUTED)
+                outcome not in DEFINITIVE
                 or not isinstance(values, list)
                 or not all(_value_ok(v) for v in values)
                 or not isinstance(doc["solver"], str)
@@ -85,11 +119,36 @@ class ResultCache:
         self.hits += 1
         return result
 
-    def put(self, key: str, result: SolverResult) -> None:
-        """Store a definitive result (others are ignored); write errors are ignored too."""
-        if result.outcome not in (Outcome.PROVED, Outcome.REFUTED) or result.cached:
+    def _undecided(
+        self, doc: dict[str, Any], outcome: Outcome, options: SolverOptions
+    ) -> SolverResult | None:
+        budget = doc.get("budget")
+        if not _covers(budget, options) or not isinstance(doc.get("message"), str):
+            return None
+        if not isinstance(doc.get("solver"), str) or not isinstance(doc.get("version"), str):
+            return None
+        self.hits += 1
+        assert isinstance(budget, dict)
+        note = (
+            f" (cached from a run with a {budget['timeout']:g} s budget; "
+            "a larger --timeout or --no-cache tries again)"
+        )
+        return SolverResult(
+            outcome=outcome,
+            solver=doc["solver"],
+            seconds=0.0,
+            message=doc["message"] + note,
+            version=doc["version"],
+            cached=True,
+        )
+
+    def put(self, key: str, result: SolverResult, options: SolverOptions) -> None:
+        """Store a proof or refutation, or an undecided answer with its budget `options`
+        (unless a proof or refutation is stored already); errors are not stored, and
+        failures to write are ignored."""
+        if result.cached or result.outcome not in (*DEFINITIVE, *UNDECIDED):
             return
-        doc = {
+        doc: dict[str, Any] = {
             "key": key,
             "outcome": result.outcome.value,
             "values": list(result.values),
@@ -98,6 +157,11 @@ class ResultCache:
             "seconds": result.seconds,
             "model_check": result.model_check,
         }
+        if result.outcome in UNDECIDED:
+            old = self._read(key)
+            if old is not None and old.get("outcome") in [o.value for o in DEFINITIVE]:
+                return  # a definitive answer stays
+            doc |= {"message": result.message, "budget": _budget(options)}
         path = self._path(key)
         tmp = None
         try:

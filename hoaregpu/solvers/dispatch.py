@@ -198,7 +198,7 @@ def solve_many(
     running: dict[tuple[int, str], _Running] = {}
 
     def key(index: int, name: str) -> str:
-        return cache_key(tasks[index].script, identities[name], versions[name], options)
+        return cache_key(tasks[index].script, identities[name], versions[name])
 
     def deliver(index: int, result: SolverResult) -> None:
         results[index] = result
@@ -219,8 +219,7 @@ def solve_many(
             cache is not None and not {Outcome.PROVED, Outcome.REFUTED} <= outcomes
         ):  # a conflict: one is wrong
             for name, r in got.items():  # each member's own answer, as it would be on its own
-                if r.outcome in DEFINITIVE:
-                    cache.put(key(index, name), r)
+                cache.put(key(index, name), r, options)  # the cache keeps what it may reuse
         deliver(index, result)
 
     def record(run: _Running, outcome: Outcome, values: tuple[Value, ...], message: str, check: str) -> None:
@@ -256,10 +255,13 @@ def solve_many(
     for index in range(len(tasks)):
         hits = {}
         if cache is not None:
-            hits = {name: h for name in groups[index] if (h := cache.get(key(index, name))) is not None}
-        if hits and not confirm:
-            deliver(index, next(iter(hits.values())))
-        elif confirm and len(hits) == len(groups[index]):
+            hits = {
+                name: h for name in groups[index] if (h := cache.get(key(index, name), options)) is not None
+            }
+        definitive = [h for h in hits.values() if h.outcome in DEFINITIVE]
+        if definitive and not confirm:
+            deliver(index, definitive[0])
+        elif len(hits) == len(groups[index]):  # every member answered before (undecided, or under confirm)
             answers[index].update(hits)
             settle(index)
         else:
