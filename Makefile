@@ -32,6 +32,7 @@ bench: install
 	$(BIN)/python bench/solvers.py
 	$(BIN)/python bench/interp.py
 	$(BIN)/python bench/parse_speed.py
+	$(BIN)/python bench/refutations.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hoaregpu-cache
