@@ -8,11 +8,11 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
-from .commands import bench, check, prove, run, solvers, test, verify
+from .commands import bench, check, lsp, prove, run, solvers, test, verify
 from .commands.common import EXIT_CODES, EXIT_INPUT, EXIT_INTERNAL
 from .errors import HoareGpuError, SpecError
 
-COMMANDS = (verify, run, test, solvers, bench, prove, check)
+COMMANDS = (verify, run, test, solvers, bench, prove, check, lsp)
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a tool killed by a closed pipe
 
 
@@ -39,7 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     func: Callable[[argparse.Namespace], int] = args.func
     try:
         code = func(args)
-        sys.stdout.flush()  # a closed pipe shows up here, not in the interpreter's exit flush
+        if not sys.stdout.closed:  # (the language server closes it when the client goes)
+            sys.stdout.flush()  # a closed pipe shows up here, not in the interpreter's exit flush
         return code
     except BrokenPipeError:
         # `hoaregpu verify specs/ | head -1`: the reader is gone. Stop quietly with the code

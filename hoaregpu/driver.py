@@ -7,8 +7,9 @@ what leaves this stage for the solvers is SMT-LIB text, and what comes back is a
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -206,12 +207,29 @@ def prepare(
     return prepared, errors
 
 
-def solve(prepared: Sequence[PreparedKernel], options: VerifyOptions) -> list[KernelResult]:
-    tasks = [SolveTask(vc.script, options.solver) for k in prepared for vc in k.vcs]
+def solve(
+    prepared: Sequence[PreparedKernel],
+    options: VerifyOptions,
+    on_vc: Callable[[PreparedKernel, PreparedVc, SolverResult], None] | None = None,
+    stop: threading.Event | None = None,
+) -> list[KernelResult]:
+    """Every VC of the kernels solved. `on_vc` sees each VC's answer as it arrives (in
+    completion order; the language server publishes them); setting `stop` kills the
+    solver workers and raises `solvers.dispatch.Stopped` (for the language server)."""
+    vcs = [(k, vc) for k in prepared for vc in k.vcs]
+    tasks = [SolveTask(vc.script, options.solver) for _, vc in vcs]
     tasks += [SolveTask(k.precondition_script, options.solver) for k in prepared if k.precondition_script]
     cache = ResultCache() if options.cache else None
     opts = options.solver_options
-    results = iter(solve_many(tasks, opts, jobs=options.jobs, cache=cache, confirm=options.confirm))
+
+    def on_result(index: int, result: SolverResult) -> None:
+        if on_vc is not None and index < len(vcs):
+            on_vc(*vcs[index], result)
+
+    solved_all = solve_many(
+        tasks, opts, jobs=options.jobs, cache=cache, confirm=options.confirm, on_result=on_result, stop=stop
+    )
+    results = iter(solved_all)
     solved = [
         (k, tuple(settle_approximate(k, VcResult(vc, next(results))) for vc in k.vcs)) for k in prepared
     ]

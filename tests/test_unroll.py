@@ -18,11 +18,11 @@ from hoaregpu.expectations import mismatches, parse_expectation
 from hoaregpu.frontend import parse_text
 from hoaregpu.interp.evaluate import c_div, c_mod, c_shl, c_shr
 from hoaregpu.launch import Launch
+from hoaregpu.limits import DEFAULT_UNROLL
 from hoaregpu.lower import lower_file
 from hoaregpu.report import render_json, render_text
 from hoaregpu.solvers import Outcome
 from hoaregpu.terms import Binary, BinOp, IntLit, Term, Var, subterms
-from hoaregpu.limits import DEFAULT_UNROLL
 from hoaregpu.unroll import BUDGET_FACTOR, Unrolled, unroll
 
 

@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import resource
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
-from hoaregpu.errors import ConfigError, SolverError
+from hoaregpu.errors import ConfigError, HoareGpuError, SolverError
 from hoaregpu.solvers.cache import ResultCache, cache_key
 from hoaregpu.solvers.modelcheck import ModelVerdict, check_model, check_seconds
 from hoaregpu.solvers.options import SolverOptions
@@ -93,6 +94,13 @@ def _worker(conn: Connection, name: str, script: str, options: SolverOptions) ->
         conn.close()
     finally:
         os._exit(0)
+
+
+STOP_POLL_SECONDS = 0.2
+
+
+class Stopped(HoareGpuError):
+    """`solve_many` was asked to stop (its `stop` event was set)."""
 
 
 @dataclass
@@ -174,6 +182,7 @@ def solve_many(
     cache: ResultCache | None = None,
     on_result: Callable[[int, SolverResult], None] | None = None,
     confirm: bool = False,
+    stop: threading.Event | None = None,
 ) -> list[SolverResult]:
     """Solve every task, up to `jobs` worker processes at a time; results come in task order.
 
@@ -181,6 +190,8 @@ def solve_many(
     `confirm`: every member of a task answers, and `portfolio.combine` needs two solver
     families to prove a VC (a single-solver task cannot be proved then).
     `on_result(index, result)` is called as each task is settled (in completion order).
+    `stop`: once set, the running workers are killed and `Stopped` is raised (the language
+    server stops a check that a newer save made stale); it is looked at every 0.2 s.
     Raises ConfigError for an unknown solver name or bad `jobs`, SolverError for a
     backend that cannot run on this machine; everything that goes wrong while solving
     (timeouts, memory, crashes, disagreeing portfolio members) is reported in the results.
@@ -293,7 +304,10 @@ def solve_many(
             nearest = min(r.deadline for r in running.values())
             waitables: list[Connection | int] = [r.conn for r in running.values()]
             waitables += [r.process.sentinel for r in running.values()]
-            wait(waitables, timeout=max(0.0, nearest - time.monotonic()))
+            patience = max(0.0, nearest - time.monotonic())
+            wait(waitables, timeout=patience if stop is None else min(patience, STOP_POLL_SECONDS))
+            if stop is not None and stop.is_set():
+                raise Stopped("solving stopped on request")  # `finally` kills the workers
 
             now = time.monotonic()
             for unit in list(running):
