@@ -17,9 +17,7 @@ from collections.abc import Callable
 from functools import cache
 
 from hoaregpu.errors import ConfigError
-from hoaregpu.solvers.options import SolverOptions
-from hoaregpu.solvers.outcome import Outcome, Value
-from hoaregpu.solvers.registry import (
+from hoaregpu.solvers.backend import (
     Answer,
     Backend,
     memory_message,
@@ -27,6 +25,8 @@ from hoaregpu.solvers.registry import (
     timeout_message,
     unknown_answer,
 )
+from hoaregpu.solvers.options import SolverOptions
+from hoaregpu.solvers.outcome import Outcome, Value
 
 Argv = Callable[[SolverOptions], list[str]]
 

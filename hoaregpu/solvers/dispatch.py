@@ -37,12 +37,13 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
 from hoaregpu.errors import ConfigError, HoareGpuError, SolverError
+from hoaregpu.solvers.backend import Answer, Backend, memory_message, timeout_message
 from hoaregpu.solvers.cache import ResultCache, cache_key
 from hoaregpu.solvers.modelcheck import ModelVerdict, check_model, check_seconds
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome, SolverResult, SolveTask, Value
 from hoaregpu.solvers.portfolio import DEFINITIVE, combine, members
-from hoaregpu.solvers.registry import Answer, Backend, get_backend, memory_message, timeout_message
+from hoaregpu.solvers.registry import get_backend
 
 GRACE_SECONDS = 1.0
 """How long past the timeout the parent waits before killing a worker."""

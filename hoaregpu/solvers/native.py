@@ -8,9 +8,9 @@ import time
 from typing import Any
 
 from hoaregpu.smt import read_script
+from hoaregpu.solvers.backend import Answer, Backend, memory_message, unknown_answer
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome, Value
-from hoaregpu.solvers.registry import Answer, Backend, memory_message, unknown_answer
 
 
 def cvc5_options(options: SolverOptions) -> dict[str, str]:

@@ -14,64 +14,11 @@ from __future__ import annotations
 
 import re
 import shlex
-from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from hoaregpu.errors import ConfigError
-from hoaregpu.solvers.options import SolverOptions
-from hoaregpu.solvers.outcome import Outcome, Value
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What a backend says from inside the worker; dispatch adds solver, time and version.
-
-    `model`: after sat, the solver's model as SMT-LIB definitions (`(define-fun ...)`
-    forms, as `get-model` prints them), checked against the VC before it is believed
-    (`modelcheck`); None when the solver gave none."""
-
-    outcome: Outcome
-    values: tuple[Value, ...] = ()
-    message: str = ""
-    model: str | None = None
-
-
-class Backend(ABC):
-    """One way of running an SMT-LIB script."""
-
-    name: str
-
-    @abstractmethod
-    def version(self) -> str | None:
-        """The solver's version, or None when it cannot be told (e.g. not installed)."""
-
-    @abstractmethod
-    def unavailable(self) -> str | None:
-        """Why this backend cannot run here, or None when it can."""
-
-    @abstractmethod
-    def solve(self, script: str, options: SolverOptions) -> Answer:
-        """Run `script` (in the worker process) and classify the answer."""
-
-    def identity(self) -> str:
-        """What tells this backend apart in the result cache (a user command adds its argv)."""
-        return self.name
-
-    def family(self) -> str:
-        """The solver this backend runs, whatever the version or interface (`z3` for z3 and
-        z3-bin): `--confirm` needs proofs from two families."""
-        return self.name
-
-
-def program_family(program: str) -> str | None:
-    """The family of a solver program by its file name (z3 → z3; cvc4, cvc5 → cvc), if known."""
-    base = program.rsplit("/", 1)[-1].lower()
-    if base.startswith("z3"):
-        return "z3"
-    if base.startswith(("cvc4", "cvc5")):
-        return "cvc"
-    return None
+from hoaregpu.solvers.backend import Backend
 
 
 @dataclass(frozen=True)
@@ -189,22 +136,3 @@ def list_backends() -> list[BackendInfo]:
         version = backend.version() if reason is None else None
         infos.append(BackendInfo(name=name, version=version, available=reason is None, reason=reason))
     return infos
-
-
-def timeout_message(options: SolverOptions) -> str:
-    return f"timeout after {float(options.timeout)} s"
-
-
-def memory_message(options: SolverOptions) -> str:
-    return f"memory limit {options.memory_mb} MB exceeded"
-
-
-def unknown_answer(reason: str, seconds: float, options: SolverOptions) -> Answer:
-    """Classify a solver's "unknown": a time limit (by its reason or the clock), memory, or plain unknown."""
-    low = reason.lower()
-    if "memory" in low or "bad_alloc" in low:
-        return Answer(Outcome.ERROR, message=memory_message(options))
-    timed_out = any(word in low for word in ("timeout", "canceled", "cancelled", "resourceout", "time limit"))
-    if timed_out or seconds >= 0.95 * options.timeout:
-        return Answer(Outcome.TIMEOUT, message=timeout_message(options))
-    return Answer(Outcome.UNKNOWN, message=f"solver answered unknown ({reason or 'no reason given'})")

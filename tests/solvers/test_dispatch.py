@@ -14,9 +14,10 @@ from pysmt.typing import INT
 from hoaregpu.errors import ConfigError
 from hoaregpu.smt import script_text
 from hoaregpu.solvers import Outcome, SolverOptions, SolveTask, solve_many
+from hoaregpu.solvers.backend import Answer, Backend
 from hoaregpu.solvers.options import SolverOptions as _Opts
 from hoaregpu.solvers.outcome import Value
-from hoaregpu.solvers.registry import Answer, Backend, register_backend
+from hoaregpu.solvers.registry import register_backend
 
 
 class ScriptedBackend(Backend):

@@ -92,7 +92,9 @@ def test_portfolio_keeps_order_and_bounds_jobs(tmp_path: Path) -> None:
     (a fake counts the live ones, itself included, when it starts)."""
     live = tmp_path / "live"
     live.mkdir()
-    count = f"n=0; for f in {live}/*; do kill -0 $(basename $f) 2>/dev/null && n=$((n+1)); done"
+    # live: the pid exists and is no zombie (a killed fake's shell may wait to be reaped)
+    alive = "kill -0 $p 2>/dev/null && ! grep -q '^State:.*Z' /proc/$p/status 2>/dev/null"
+    count = f"n=0; for f in {live}/*; do p=$(basename $f); {alive} && n=$((n+1)); done"
     body = f"touch {live}/$$\n{count}; echo $n >> {tmp_path}/peak\nsleep 0.3\nrm {live}/$$\necho unsat"
     a = fake_solver(tmp_path, body, "pa")
     b = fake_solver(tmp_path, body.replace("unsat", "unknown"), "pb")
