@@ -35,6 +35,7 @@ __HG_ATOMIC(atomicInc) __HG_ATOMIC(atomicDec)
 #undef __HG_ATOMIC
 extern __device__ int atomicCAS(int *, int, int);
 extern __device__ unsigned int atomicCAS(unsigned int *, unsigned int, unsigned int);
+extern __device__ unsigned long long atomicCAS(unsigned long long *, unsigned long long, unsigned long long);
 #define __HG_SHFL(name) \
   extern __device__ int name(int, int, int = 32); \
   extern __device__ unsigned int name(unsigned int, int, int = 32); \
@@ -57,6 +58,7 @@ extern __device__ int __popc(unsigned int);
 extern __device__ int __clz(int);
 extern __device__ int __ffs(int);
 extern __device__ int __mul24(int, int);
+extern __device__ unsigned int __umul24(unsigned int, unsigned int);
 extern "C" __device__ int printf(const char *, ...);
 extern __device__ void *memset(void *, int, size_t);
 extern __device__ void *memcpy(void *, const void *, size_t);
