@@ -25,17 +25,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..atomics import BY_NAME, FLOAT_OPS, AtomicOp
-from ..errors import SpecWarning
+from ..errors import SpecWarning, UnsupportedError
 from ..syntax import AnnotStmt, AtomicCall, CallStmt, Clause, ClauseKind, Decl, Declarator, Stmt
 from ..terms import Binary, BinOp, Conditional, Fits, IntLit, Term, Unary, UnOp, Var
 from . import clang, floats
 from .ckinds import NARROW, SIGNED, UNSIGNED, is_prelude, is_unsigned, strip
-from .memory import MemoryOps
+from .memory import MEMORY_HINT, MemoryOps
 
 DECLARED_ONLY_TAG = "declared-only"
 FENCES = frozenset({"__threadfence", "__threadfence_block"})
 INTRINSICS = frozenset({"__mul24", "__umul24", "min", "max", "abs"})
 ATOMIC_HINT = "the address of an atomic is '&a[i]', 'a + i', an array's name or '&x'"
+POINTER_HINT = "a pointer argument is an array's name, 'a + i', '&a[i]' or '&x'"
 _WIDTHS = {"CHAR_S": 8, "SCHAR": 8, "UCHAR": 8, "CHAR_U": 8, "SHORT": 16, "USHORT": 16, "INT": 32, "UINT": 32}
 
 
@@ -131,7 +132,7 @@ class Calls(MemoryOps):
                 if isinstance(first, IntLit) and first.value == 0:
                     offset = self.expr(right)
                 return Var(base.name, (*base.indices[:-1], offset), base.span), elem
-        place = self.place(arg, call, write=True)
+        place = self.pointee(arg, call, ATOMIC_HINT)
         if self.record_of(place.type) is not None:
             raise self.unsupported(f"'{call.spelling}' on a struct", arg, ATOMIC_HINT)
         var = place.var
@@ -189,6 +190,15 @@ class Calls(MemoryOps):
         )
         return [*before, CallStmt(name, result, tuple(havoc), span), *after], result
 
+    def pointee(self, arg: Any, call: Any, hint: str) -> Any:
+        """memory.py's reading of a pointer argument, with this module's message."""
+        try:
+            return self.place(arg, call, write=True)
+        except UnsupportedError as e:
+            if e.hint != MEMORY_HINT:
+                raise
+            raise self.unsupported(f"this pointer argument of '{call.spelling}'", arg, hint) from None
+
     def reached(self, arg: Any, call: Any, param: Any | None) -> list[str]:
         """The variables (C names; a struct's fields) a pointer argument lets a call change."""
         if param is not None:
@@ -203,7 +213,7 @@ class Calls(MemoryOps):
             node = strip(next(ch for ch in node.get_children() if ch.kind.is_expression()), self.K)
         if clang.constant_value(node) == 0 or node.kind in (self.K.CXX_NULL_PTR_LITERAL_EXPR, self.K.GNU_NULL_EXPR):
             return []  # a null pointer reaches nothing
-        place = self.place(node, call, write=True)
+        place = self.pointee(node, call, POINTER_HINT)
         record = self.record_of(place.type)
         if record is None:
             return [place.var.name]
