@@ -26,8 +26,8 @@ from typing import Any
 
 from ..atomics import BY_NAME, FLOAT_OPS, AtomicOp
 from ..errors import SpecWarning, UnsupportedError
-from ..syntax import AnnotStmt, AtomicCall, CallStmt, Clause, ClauseKind, Decl, Declarator, Stmt
-from ..terms import Binary, BinOp, Conditional, Fits, IntLit, Term, Unary, UnOp, Var
+from ..syntax import AnnotStmt, AtomicCall, BaseType, CallStmt, Clause, ClauseKind, Decl, Declarator, Stmt
+from ..terms import Binary, BinOp, Conditional, Fits, IntLit, Term, Unary, UnOp, Var, subterms
 from . import clang, floats
 from .ckinds import NARROW, SIGNED, UNSIGNED, is_prelude, is_unsigned, strip
 from .memory import MEMORY_HINT, MemoryOps
@@ -114,9 +114,24 @@ class Calls(MemoryOps):
         bits = _WIDTHS.get(kind, 64)
         temp = self.fresh_temp(op.value)
         btype = self.base_type(elem.get_canonical(), cur, elem.spelling)
+        # C evaluates the arguments before the call: at every active thread, before any
+        # thread's update (lockstep). Those that read memory are kept in temporaries, so that
+        # the serialised updates do not see each other's writes through them.
+        before: list[Stmt] = []
+
+        def staged(t: Term, typ: BaseType) -> Term:
+            if not any(isinstance(x, Var) and (x.indices or x.name == target.name) for x in subterms(t)):
+                return t
+            name = self.fresh_temp(f"{op.value}.arg")
+            before.append(Decl(False, typ, (Declarator(name, (), t, span),), span))
+            return Var(name, (), span)
+
+        indices = tuple(staged(i, BaseType.INT) for i in target.indices)
+        operands = tuple(staged(o, btype) for o in operands)
+        target = Var(target.name, indices, target.span)
         call = AtomicCall(op, target, operands, bits if kind in UNSIGNED else None, floating)
         decl = Decl(False, btype, (Declarator(temp, (), None, span),), span)
-        return [decl, CallStmt(op.value, temp, (), span, call)], temp
+        return [*before, decl, CallStmt(op.value, temp, (), span, call)], temp
 
     def address(self, arg: Any, call: Any) -> tuple[Var, Any]:
         """The cell an atomic's pointer argument addresses, and its type."""
@@ -179,16 +194,29 @@ class Calls(MemoryOps):
                     span,
                 )
                 after.append(AnnotStmt(Clause(ClauseKind.ASSUME, fact, span), span, call=name))
-        self.warnings.append(
-            SpecWarning(
-                f"'{name}' is declared without a body: each call is taken to return an arbitrary value "
-                "and to change arbitrarily what its pointer arguments point to (and nothing else); "
-                "a failure may depend on that choice",
-                self.span(fn),
-                DECLARED_ONLY_TAG,
-            )
-        )
+        self.warnings.append(self.declared_only_warning(fn))
         return [*before, CallStmt(name, result, tuple(havoc), span), *after], result
+
+    def declared_only_warning(self, fn: Any) -> SpecWarning:
+        """The assumption about `fn`, from its declaration (the same text at every call)."""
+        pointers = any(
+            p.type.get_canonical().kind.name in ("POINTER", "CONSTANTARRAY", "INCOMPLETEARRAY")
+            for p in fn.get_arguments()
+        )
+        does = []
+        if fn.result_type.get_canonical().kind.name != "VOID":
+            does.append("returns an arbitrary value (per call and thread)")
+        does.append(
+            "may change arbitrarily what its non-const pointer arguments point to, and no other memory"
+            if pointers
+            else "changes no memory"
+        )
+        return SpecWarning(
+            f"'{fn.spelling}' is declared without a body: each call is taken as one that "
+            f"{' and '.join(does)}; a failure may depend on that choice",
+            self.span(fn),
+            DECLARED_ONLY_TAG,
+        )
 
     def pointee(self, arg: Any, call: Any, hint: str) -> Any:
         """memory.py's reading of a pointer argument, with this module's message."""
