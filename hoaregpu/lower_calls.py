@@ -48,8 +48,11 @@ def lower_call(
             "atomics act on global or __shared__ memory",
         )
     if len(a.target.indices) != d.dim:
-        raise SpecError(f"'{a.target.name}' has {d.dim} dimension(s) but is addressed with "
-                        f"{len(a.target.indices)} index(es)", s.span)
+        raise SpecError(
+            f"'{a.target.name}' has {d.dim} dimension(s) but is addressed with "
+            f"{len(a.target.indices)} index(es)",
+            s.span,
+        )
     assert result is not None
     checks, lowered = lw.evaluated(*(lw.term(t) for t in (*a.target.indices, *a.operands)))
     n = len(a.target.indices)

@@ -66,7 +66,12 @@ class Calls(MemoryOps):
 
     def intrinsic_value(self, cur: Any) -> Term | None:
         fn = cur.referenced
-        if fn is None or fn.kind != self.K.FUNCTION_DECL or not is_prelude(fn) or fn.spelling not in INTRINSICS:
+        if (
+            fn is None
+            or fn.kind != self.K.FUNCTION_DECL
+            or not is_prelude(fn)
+            or fn.spelling not in INTRINSICS
+        ):
             return None
         span = self.span(cur)
         args = list(cur.get_arguments())
@@ -76,8 +81,8 @@ class Calls(MemoryOps):
             raise self.unsupported(f"'{name}' on floating-point values", cur, "use fminf/fmaxf/fabsf")
         if name in ("__mul24", "__umul24"):
             low, high = (0, 2**24 - 1) if name == "__umul24" else (-(2**23), 2**23 - 1)
-            a, b = (Fits(v, low, high, self.span(arg)) for v, arg in zip(vals, args, strict=True))
-            return Binary(BinOp.MUL, a, b, span)
+            f, g = (Fits(v, low, high, self.span(arg)) for v, arg in zip(vals, args, strict=True))
+            return Binary(BinOp.MUL, f, g, span)
         if name == "abs":
             (x,) = vals
             return Conditional(Binary(BinOp.LT, x, IntLit(0, span), span), Unary(UnOp.NEG, x, span), x, span)
@@ -143,9 +148,12 @@ class Calls(MemoryOps):
                 if not base.indices:
                     raise self.unsupported("this address", node, ATOMIC_HINT)
                 first = base.indices[-1]
-                offset = Binary(BinOp.ADD, first, self.expr(right), self.span(node))
+                step = self.expr(right)
+                if is_unsigned(right):  # C zero-extends an unsigned offset, as an index
+                    step = self.observed(step, right)
+                offset: Term = Binary(BinOp.ADD, first, step, self.span(node))
                 if isinstance(first, IntLit) and first.value == 0:
-                    offset = self.expr(right)
+                    offset = step
                 return Var(base.name, (*base.indices[:-1], offset), base.span), elem
         place = self.pointee(arg, call, ATOMIC_HINT)
         if self.record_of(place.type) is not None:
@@ -239,7 +247,10 @@ class Calls(MemoryOps):
             node.kind == self.K.BINARY_OPERATOR and clang.binary_operator(node) in (6, 7)
         ):
             node = strip(next(ch for ch in node.get_children() if ch.kind.is_expression()), self.K)
-        if clang.constant_value(node) == 0 or node.kind in (self.K.CXX_NULL_PTR_LITERAL_EXPR, self.K.GNU_NULL_EXPR):
+        if clang.constant_value(node) == 0 or node.kind in (
+            self.K.CXX_NULL_PTR_LITERAL_EXPR,
+            self.K.GNU_NULL_EXPR,
+        ):
             return []  # a null pointer reaches nothing
         place = self.pointee(node, call, POINTER_HINT)
         record = self.record_of(place.type)
