@@ -186,3 +186,44 @@ def test_wrong_claims_about_intrinsics_are_refuted(tmp_path: Path, wrong: str) -
         """,
     )
     assert ks["k"].verdict == "failed"
+
+
+LOOPS = """
+__device__ char nondet();
+__device__ int limit(int i);
+__device__ int fill(int *a);
+
+/*@ requires blockDim.x == 2;
+    ensures a[tid] >= %s; */
+__global__ void k(int *a) {
+  int n = 0;
+  /*@ loop invariant n >= 0; */
+  while (nondet()) {
+    n = n + 1;
+    if (n > 5) continue;
+  }
+  /*@ loop invariant n >= 0; */
+  for (int i = 0; i < limit(i); i++) {
+    n = n + 1;
+  }
+  a[threadIdx.x] = n;
+}
+"""
+
+
+def test_calls_in_loop_conditions_run_before_every_evaluation(tmp_path: Path) -> None:
+    assert run(tmp_path, LOOPS % "0")["k"].verdict == "verified"
+    # zero iterations of both loops is one behaviour of nondet and limit
+    assert run(tmp_path, LOOPS % "1")["k"].verdict == "failed"
+    k = kernels(LOOPS % "0")["k"]
+    calls = [s for s in core.statements(k.body) if isinstance(s, core.Opaque)]
+    assert [c.function for c in calls] == ["nondet", "nondet", "limit", "limit"]  # entry and each round
+
+
+def test_calls_that_change_memory_stay_out_of_loop_conditions() -> None:
+    from hoaregpu.errors import UnsupportedError
+
+    with pytest.raises(UnsupportedError, match="call in a loop condition"):
+        kernels("__device__ int fill(int *a);\n__global__ void k(int *a) { while (fill(a)) {} }")
+    with pytest.raises(UnsupportedError, match="call in a loop condition"):
+        kernels("__global__ void k(int *a) { while (atomicAdd(a, 1) < 4) {} }")

@@ -26,7 +26,19 @@ from typing import Any
 
 from ..atomics import BY_NAME, FLOAT_OPS, AtomicOp
 from ..errors import SpecWarning, UnsupportedError
-from ..syntax import AnnotStmt, AtomicCall, BaseType, CallStmt, Clause, ClauseKind, Decl, Declarator, Stmt
+from ..syntax import (
+    AnnotStmt,
+    AssignOp,
+    AssignStmt,
+    AtomicCall,
+    BaseType,
+    CallStmt,
+    Clause,
+    ClauseKind,
+    Decl,
+    Declarator,
+    Stmt,
+)
 from ..terms import Binary, BinOp, Conditional, Fits, IntLit, Term, Unary, UnOp, Var, subterms
 from . import clang, floats
 from .ckinds import NARROW, SIGNED, UNSIGNED, is_prelude, is_unsigned, strip
@@ -43,6 +55,37 @@ _WIDTHS = {"CHAR_S": 8, "SCHAR": 8, "UCHAR": 8, "CHAR_U": 8, "SHORT": 16, "USHOR
 @dataclass
 class Calls(MemoryOps):
     warnings: list[SpecWarning] = field(default_factory=list)  # of the kernel being translated
+    cond_calls: list[Stmt] = field(default_factory=list)  # of the loop condition just read
+
+    def loop_cond_calls(self, pending: list[Stmt]) -> bool:
+        """Keep the statements a loop condition needs (`while (nondet())`) if they can simply
+        run again before each evaluation: calls of body-less functions that change nothing
+        but their value (so where the loop head stands relative to them does not matter)."""
+        if not all(
+            isinstance(s, Decl)
+            or (isinstance(s, CallStmt) and s.atomic is None and not s.havoc)
+            or (isinstance(s, AnnotStmt) and s.call is not None)
+            for s in pending
+        ):
+            return False
+        self.cond_calls = list(pending)
+        return True
+
+    def take_cond_calls(self) -> tuple[list[Stmt], list[Stmt]]:
+        """The statements a loop condition needs before the first evaluation, and again before
+        each later one (the temporaries' declarations become assignments)."""
+        first, self.cond_calls = self.cond_calls, []
+        again: list[Stmt] = []
+        for s in first:
+            if isinstance(s, Decl):
+                again += [
+                    AssignStmt(Var(d.name, (), d.span), AssignOp.SET, d.init, d.span)
+                    for d in s.declarators
+                    if d.init is not None
+                ]
+            else:
+                again.append(s)
+        return first, again
 
     def special_call(self, cur: Any) -> tuple[list[Stmt], str | None] | None:
         """The statements of a call this module handles and the local holding its value
