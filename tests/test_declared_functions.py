@@ -227,3 +227,18 @@ def test_calls_that_change_memory_stay_out_of_loop_conditions() -> None:
         kernels("__device__ int fill(int *a);\n__global__ void k(int *a) { while (fill(a)) {} }")
     with pytest.raises(UnsupportedError, match="call in a loop condition"):
         kernels("__global__ void k(int *a) { while (atomicAdd(a, 1) < 4) {} }")
+
+
+def test_texture_fetches_are_arbitrary_texels(tmp_path: Path) -> None:
+    src = """
+    texture<unsigned, 1, cudaReadModeElementType> tex;
+    /*@ requires blockDim.x == 2; ensures a[tid] >= %s; */
+    __global__ void k(unsigned *a) {
+      tex1Dfetch(tex, 4);
+      a[threadIdx.x] = tex1Dfetch(tex, threadIdx.x);
+    }
+    """
+    assert run(tmp_path, src % "0")["k"].verdict == "verified"  # an unsigned texel
+    failed = run(tmp_path, src % "1")["k"]
+    assert failed.verdict == "failed"
+    assert [w.tag for w in failed.prepared.kernel.warnings] == ["texture"]

@@ -45,8 +45,10 @@ from .ckinds import NARROW, SIGNED, UNSIGNED, is_prelude, is_unsigned, strip
 from .memory import MEMORY_HINT, MemoryOps
 
 DECLARED_ONLY_TAG = "declared-only"
+TEXTURE_TAG = "texture"
 FENCES = frozenset({"__threadfence", "__threadfence_block"})
 INTRINSICS = frozenset({"__mul24", "__umul24", "min", "max", "abs"})
+TEXTURE_FETCHES = frozenset({"tex1Dfetch", "tex1D", "tex2D"})
 ATOMIC_HINT = "the address of an atomic is '&a[i]', 'a + i', an array's name or '&x'"
 POINTER_HINT = "a pointer argument is an array's name, 'a + i', '&a[i]' or '&x'"
 _WIDTHS = {"CHAR_S": 8, "SCHAR": 8, "UCHAR": 8, "CHAR_U": 8, "SHORT": 16, "USHORT": 16, "INT": 32, "UINT": 32}
@@ -100,6 +102,8 @@ class Calls(MemoryOps):
                 return [], None
             if fn.spelling in INTRINSICS:
                 return self.intrinsic_call(cur)
+            if fn.spelling in TEXTURE_FETCHES:
+                return self.declared_only(cur, fn)
             return None
         if fn.get_definition() is None and any(ch.kind == self.K.CUDADEVICE_ATTR for ch in fn.get_children()):
             return self.declared_only(cur, fn)
@@ -218,6 +222,8 @@ class Calls(MemoryOps):
             ty = arg.type.get_canonical()
             if ty.kind.name in ("POINTER", "CONSTANTARRAY", "INCOMPLETEARRAY"):
                 havoc += self.reached(arg, cur, params[n] if n < len(params) else None)
+            elif self.is_record(arg.type) and is_prelude(ty.get_declaration()):
+                continue  # a texture reference: nothing to evaluate
             elif self.is_record(arg.type):
                 self.struct_source(arg)  # read, and checked to be readable; nothing else
             else:  # evaluated (with its checks) though its value does not matter
@@ -245,11 +251,20 @@ class Calls(MemoryOps):
                     span,
                 )
                 after.append(AnnotStmt(Clause(ClauseKind.ASSUME, fact, span), span, call=name))
-        self.warnings.append(self.declared_only_warning(fn))
+        warning = self.declared_only_warning(fn, cur)
+        if all(w.message != warning.message for w in self.warnings):  # once per function
+            self.warnings.append(warning)
         return [*before, CallStmt(name, result, tuple(havoc), span), *after], result
 
-    def declared_only_warning(self, fn: Any) -> SpecWarning:
+    def declared_only_warning(self, fn: Any, call: Any) -> SpecWarning:
         """The assumption about `fn`, from its declaration (the same text at every call)."""
+        if is_prelude(fn):  # a texture fetch: at the (first) call, the prelude is not the user's
+            return SpecWarning(
+                f"'{fn.spelling}' is taken to return an arbitrary value of the texel type at each call "
+                "(the texture's contents are unknown, and two fetches of one texel are not known to agree)",
+                self.span(call),
+                TEXTURE_TAG,
+            )
         pointers = any(
             p.type.get_canonical().kind.name in ("POINTER", "CONSTANTARRAY", "INCOMPLETEARRAY")
             for p in fn.get_arguments()
