@@ -242,3 +242,20 @@ def test_texture_fetches_are_arbitrary_texels(tmp_path: Path) -> None:
     failed = run(tmp_path, src % "1")["k"]
     assert failed.verdict == "failed"
     assert [w.tag for w in failed.prepared.kernel.warnings] == ["texture"]
+
+
+def test_reference_parameters_are_like_pointers(tmp_path: Path) -> None:
+    src = """
+    __device__ void set(int &x);
+    __device__ void look(const int &x);
+    /*@ requires blockDim.x == 2; ensures a[tid] == 1; */
+    __global__ void changed(int *a) { int x = 1; set(x); a[threadIdx.x] = x; }
+    /*@ requires blockDim.x == 2; ensures a[tid] == 1 && b[0] == \\old(b[0]); */
+    __global__ void kept(int *a, int *b) { int y = 1; look(y); look(b[0]); a[threadIdx.x] = y; }
+    /*@ requires blockDim.x == 2; ensures b[0] == \\old(b[0]); */
+    __global__ void cell(int *b) { set(b[1]); }
+    """
+    ks = run(tmp_path, src)
+    assert ks["changed"].verdict == "failed"
+    assert ks["kept"].verdict == "verified"
+    assert ks["cell"].verdict == "failed"  # a reference to b[1] reaches the whole array

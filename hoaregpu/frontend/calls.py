@@ -220,6 +220,11 @@ class Calls(MemoryOps):
         params = list(fn.get_arguments())
         for n, arg in enumerate(cur.get_arguments()):
             ty = arg.type.get_canonical()
+            param: Any = params[n].type.get_canonical() if n < len(params) else None
+            reference = param is not None and param.kind.name in ("LVALUEREFERENCE", "RVALUEREFERENCE")
+            if reference and not param.get_pointee().is_const_qualified():  # `int &x`: like a pointer
+                havoc += self.referenced_vars(arg)
+                continue
             if ty.kind.name in ("POINTER", "CONSTANTARRAY", "INCOMPLETEARRAY"):
                 havoc += self.reached(arg, cur, params[n] if n < len(params) else None)
             elif self.is_record(arg.type) and is_prelude(ty.get_declaration()):
@@ -266,14 +271,16 @@ class Calls(MemoryOps):
                 TEXTURE_TAG,
             )
         pointers = any(
-            p.type.get_canonical().kind.name in ("POINTER", "CONSTANTARRAY", "INCOMPLETEARRAY")
+            p.type.get_canonical().kind.name
+            in ("POINTER", "CONSTANTARRAY", "INCOMPLETEARRAY", "LVALUEREFERENCE", "RVALUEREFERENCE")
             for p in fn.get_arguments()
         )
         does = []
         if fn.result_type.get_canonical().kind.name != "VOID":
             does.append("returns an arbitrary value (per call and thread)")
         does.append(
-            "may change arbitrarily what its non-const pointer arguments point to, and no other memory"
+            "may change arbitrarily what its non-const pointer (or reference) arguments reach, "
+            "and no other memory"
             if pointers
             else "changes no memory"
         )
@@ -292,6 +299,14 @@ class Calls(MemoryOps):
             if e.hint != MEMORY_HINT:
                 raise
             raise self.unsupported(f"this pointer argument of '{call.spelling}'", arg, hint) from None
+
+    def referenced_vars(self, arg: Any) -> list[str]:
+        """What a call may change through a reference parameter bound to `arg` (an lvalue)."""
+        target = self.lvalue(arg)
+        record = self.record_of(strip(arg, self.K).type)
+        if record is None:
+            return [target.name]
+        return [target.name + leaf.suffix for leaf in self.leaves(record, arg, self.written(arg.type))]
 
     def reached(self, arg: Any, call: Any, param: Any | None) -> list[str]:
         """The variables (C names; a struct's fields) a pointer argument lets a call change."""
