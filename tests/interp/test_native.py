@@ -44,6 +44,7 @@ NOT_NATIVE = {"struct_array", "bug_struct_field_mixup", "typedef_types", "consta
 NOT_NATIVE |= {
     "atomic_distinct_cells",
     "atomic_shared_counter",
+    "atomic_tickets",
     "bug_atomic_distinct_cells",
     "bug_atomic_lost_update",
     "declared_only_function",
