@@ -259,3 +259,15 @@ def test_reference_parameters_are_like_pointers(tmp_path: Path) -> None:
     assert ks["changed"].verdict == "failed"
     assert ks["kept"].verdict == "verified"
     assert ks["cell"].verdict == "failed"  # a reference to b[1] reaches the whole array
+
+
+def test_the_interpreter_draws_float_values_as_floats() -> None:
+    src = """
+    __device__ float noise(void);
+    /*@ requires blockDim.x == 4; */
+    __global__ void k(float *a) { a[threadIdx.x] = noise() + 1.0f; }
+    """
+    res = run_kernel(kernels(src)["k"], 4, {"a": {}}, seed=3)
+    assert res.ok and res.final is not None
+    values = [res.final.shared["a"].get((i,)) for i in range(4)]
+    assert all(isinstance(v, float) and -4.0 <= v <= 6.0 for v in values), values

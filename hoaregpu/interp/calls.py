@@ -14,11 +14,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..atomics import new_value
 from ..core import Opaque, VarKind
-from ..floats import to_bits
 from ..terms import Term, Var
 
 if TYPE_CHECKING:
@@ -64,10 +63,11 @@ def draw(machine: Machine, s: Opaque, mask: list[int]) -> None:
             continue  # memory and local arrays: kept as they are
         col = machine.state.scalars[name]
         for t in mask:
+            v: Any  # an int, or a float for a float variable (held as a Python float)
             if d.boolean:
                 v = machine.rng.randint(0, 1)
-            elif d.floating:
-                v = to_bits(float(machine.rng.randint(-DRAW, DRAW)))
+            elif d.floating:  # the interpreters hold floats as Python floats (interp/floats.py)
+                v = machine.rng.randint(-4 * DRAW, 4 * DRAW) / 4
             else:
                 v = machine.rng.randint(0 if d.nonnegative else -DRAW, DRAW)
             col[t] = v
