@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeAlias
 
+from .atomics import AtomicOp
 from .errors import Span, SpecWarning
 from .launch import Launch
 from .terms import Term
@@ -155,6 +156,27 @@ class Opaque:
     body: Stmt
     function: str
     span: Span | None = field(default=None, compare=False, repr=False)
+    # Calls the verifier does not look into at all (hoaregpu/frontend/calls.py), with `body`
+    # skip: what they may change arbitrarily (locals at the active threads, memory), ...
+    havoc: tuple[str, ...] = ()
+    # ... a `__device__` function declared without a body (its value: arbitrary, drawn by the
+    # interpreters; its pointer arguments' arrays: havocked by the verifier, kept by them) ...
+    declared_only: bool = False
+    # ... or an atomic read-modify-write (hoaregpu.atomics; havoc: its cell's array, result)
+    atomic: AtomicUpdate | None = None
+
+
+@dataclass(frozen=True)
+class AtomicUpdate:
+    """`result = atomicOp(&target[indices], operands...)` at every active thread."""
+
+    op: AtomicOp
+    target: str
+    indices: tuple[Term, ...]
+    operands: tuple[Term, ...]
+    result: str
+    bits: int | None  # width of an unsigned cell, None for a signed one
+    floating: bool = False
 
 
 Stmt: TypeAlias = Assign | Skip | Sync | Seq | If | While | Assert | Assume | Exit | Opaque
@@ -219,6 +241,8 @@ def assigned_vars(stmt: Stmt) -> set[str]:
         return out
     if isinstance(stmt, If):
         return assigned_vars(stmt.then) | assigned_vars(stmt.orelse)
-    if isinstance(stmt, While | Opaque):
+    if isinstance(stmt, Opaque):
+        return assigned_vars(stmt.body) | set(stmt.havoc)
+    if isinstance(stmt, While):
         return assigned_vars(stmt.body)
     return set()

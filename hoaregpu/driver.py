@@ -255,7 +255,11 @@ def with_callees(kernels: list[KernelResult]) -> list[KernelResult]:
 
 def contract_calls(s: core.Stmt) -> set[str]:
     """The device functions `s` calls through their contracts."""
-    return {x.function for x in core.statements(s) if isinstance(x, core.Opaque)}
+    return {
+        x.function
+        for x in core.statements(s)
+        if isinstance(x, core.Opaque) and not x.declared_only and x.atomic is None
+    }
 
 
 def settle_approximate(k: PreparedKernel, r: VcResult) -> VcResult:

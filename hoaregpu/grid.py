@@ -101,6 +101,8 @@ def _stmt_terms(stmt: core.Stmt) -> Iterator[Term]:
             yield from (inv.term for inv in s.invariants)
         elif isinstance(s, core.Assert | core.Assume):
             yield s.formula.term
+        elif isinstance(s, core.Opaque) and s.atomic is not None:
+            yield from (*s.atomic.indices, *s.atomic.operands)
 
 
 def _mentioned(t: Term, out: set[Coord]) -> None:
@@ -191,6 +193,13 @@ class _SharedRewriter:
             )
         if isinstance(s, core.Assert | core.Assume):
             return replace(s, formula=self.formula(s.formula))
+        if isinstance(s, core.Opaque) and s.atomic is not None:
+            a = s.atomic
+            indices = tuple(self.term(i) for i in a.indices)
+            if a.target in self.names:
+                indices = (*self.prefix, *indices)
+            operands = tuple(self.term(o) for o in a.operands)
+            return replace(s, atomic=replace(a, indices=indices, operands=operands))
         if isinstance(s, core.Opaque):
             return replace(s, body=self.stmt(s.body))
         return s

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from . import core, early_exit, grid, syntax, unsigned
 from .errors import Span, SpecError, UnsupportedError
 from .floats import check_annotation as check_float_annotation
+from .lower_calls import lower_call
 from .terms import (
     RESULT,
     At,
@@ -216,6 +217,9 @@ class _Lowerer:
             return core.Skip(s.span)
         if isinstance(s, syntax.EmptyStmt):
             return core.Skip(s.span)
+        if isinstance(s, syntax.CallStmt):  # declared-only functions, atomics
+            checks, call = lower_call(self, s, lambda n: self.info[n].decl)
+            return self._seq(checks, call)
         if isinstance(s, syntax.AnnotStmt):
             f = self.formula(s.clause)
             if s.clause.kind is syntax.ClauseKind.ASSERT and s.call is not None:
@@ -414,6 +418,8 @@ def _assigned_c_names(s: syntax.Stmt) -> set[str]:
     """C names on the left of an assignment anywhere in `s` (before scoping)."""
     if isinstance(s, syntax.AssignStmt | syntax.IncDec):
         return {s.target.name}
+    if isinstance(s, syntax.CallStmt):  # through a pointer (`f(&n)`): not uniform afterwards
+        return set(s.havoc) | ({s.atomic.target.name} if s.atomic is not None else set())
     if isinstance(s, syntax.Block):
         return set().union(*(_assigned_c_names(x) for x in s.stmts)) if s.stmts else set()
     if isinstance(s, syntax.IfStmt):

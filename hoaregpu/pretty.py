@@ -110,6 +110,13 @@ def show_stmt(s: core.Stmt, indent: int = 0) -> list[str]:
         return [f"{pad}assert {show_term(s.formula.term)}{note}"]
     if isinstance(s, core.Assume):
         return [f"{pad}assume {show_term(s.formula.term)}"]
+    if isinstance(s, core.Opaque) and s.atomic is not None:
+        a = s.atomic
+        cell = a.target + "".join(f"[{show_term(i)}]" for i in a.indices)
+        args = ", ".join([f"&{cell}", *(show_term(o) for o in a.operands)])
+        return [f"{pad}{a.result} := {s.function}({args}) /* atomic */"]
+    if isinstance(s, core.Opaque) and s.declared_only:
+        return [f"{pad}havoc {', '.join(s.havoc) or 'nothing'} /* call of {s.function}, declared only */"]
     if isinstance(s, core.Opaque):
         return [
             f"{pad}call {s.function} /* through its contract */ {{",

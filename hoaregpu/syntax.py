@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeAlias
 
+from .atomics import AtomicOp
 from .core import ExitKind
 from .errors import Span, SpecWarning
 from .terms import BinOp, Term, Var
@@ -186,6 +187,30 @@ class ExitStmt:
     span: Span = field(compare=False, repr=False)
 
 
+@dataclass(frozen=True)
+class AtomicCall:
+    """`atomicOp(&target, operands...)` (hoaregpu/frontend/calls.py, hoaregpu.atomics)."""
+
+    op: AtomicOp
+    target: Var
+    operands: tuple[Term, ...]
+    bits: int | None  # width of an unsigned cell, None for a signed one
+    floating: bool = False
+
+
+@dataclass(frozen=True)
+class CallStmt:
+    """A call the verifier does not look into (core.Opaque): a `__device__` function declared
+    without a body (`atomic` None), or an atomic read-modify-write. `result`: the local that
+    receives its value; `havoc`: the C names it may change arbitrarily."""
+
+    function: str
+    result: str | None
+    havoc: tuple[str, ...]
+    span: Span = field(compare=False, repr=False)
+    atomic: AtomicCall | None = None
+
+
 Stmt: TypeAlias = (
     Decl
     | AssignStmt
@@ -199,6 +224,7 @@ Stmt: TypeAlias = (
     | AnnotStmt
     | ExitStmt
     | AliasDecl
+    | CallStmt
 )
 
 

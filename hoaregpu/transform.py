@@ -79,7 +79,7 @@ def make_monotonic(kernel: core.Kernel) -> core.Kernel:
         if isinstance(s, core.If):
             return core.If(s.cond, go(s.then), go(s.orelse), s.span)
         if isinstance(s, core.Opaque):
-            return core.Opaque(go(s.body), s.function, s.span)
+            return replace(s, body=go(s.body))
         if isinstance(s, core.While):
             loop = core.While(s.cond, go(s.body), s.invariants, s.span)
             if _monotonic(kernel, loop, own):

@@ -329,7 +329,7 @@ def _count_assignments(s: core.Stmt, k: str) -> int:
     if isinstance(s, core.If):
         return _count_assignments(s.then, k) + _count_assignments(s.orelse, k)
     if isinstance(s, core.While | core.Opaque):  # runs any number of times / havocs
-        return 2 if k in core.assigned_vars(s.body) else 0
+        return 2 if k in core.assigned_vars(s) else 0
     return 0
 
 

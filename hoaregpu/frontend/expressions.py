@@ -169,6 +169,8 @@ class ExpressionTranslator:
                 if is_prelude(ref) and ref.spelling in ("tid", "ntid"):
                     # the paper's names, declared by the prelude (a C variable may shadow them)
                     return ThreadId(span) if ref.spelling == "tid" else ThreadCount(span)
+                if is_prelude(ref) and ref.spelling == "warpSize":
+                    return IntLit(32, span)  # every NVIDIA GPU so far (README, "Calls and intrinsics")
                 if is_prelude(ref):
                     raise self.unsupported(f"'{cur.spelling}'", cur, BUILTIN_HINT)
                 return self.global_ref(cur, ref)

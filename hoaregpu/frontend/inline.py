@@ -23,14 +23,14 @@ from ..syntax import AliasDecl, AnnotStmt, AssignOp, AssignStmt, Block, ClauseKi
 from ..terms import RESULT, Term, Var
 from . import clang
 from .annotations import PlacedAnnot
+from .calls import Calls
 from .contracts import Contract, at_call
-from .memory import MemoryOps
 
 MAX_INLINE_DEPTH = 32
 
 
 @dataclass
-class Inliner(MemoryOps):
+class Inliner(Calls):
     annots: list[PlacedAnnot] = field(default_factory=list)  # in source order
     used: set[int] = field(default_factory=set)  # indices of annotations attached so far
     inline_stack: list[str] = field(default_factory=list)  # functions being inlined, outermost first
@@ -70,6 +70,9 @@ class Inliner(MemoryOps):
         return f"{self.inline_stack[-1]}.{base}.{self.fresh_count}"
 
     def call_value(self, cur: Any) -> Term:
+        value = self.intrinsic_value(cur)  # calls.py: __mul24, min, ...
+        if value is not None:
+            return value
         stmts, result = self.inline(cur)
         if result is None:
             raise self.unsupported(f"the value of '{cur.spelling}', which returns nothing", cur)
@@ -78,6 +81,9 @@ class Inliner(MemoryOps):
 
     def inline(self, cur: Any) -> tuple[list[Stmt], str | None]:
         """The statements of the call `cur` and the local holding its value (None for void)."""
+        special = self.special_call(cur)  # calls.py: atomics, declared-only functions, ...
+        if special is not None:
+            return special
         fn = cur.referenced
         body = self._definition(cur, fn)
         if len(self.inline_stack) >= MAX_INLINE_DEPTH:

@@ -90,7 +90,13 @@ class Translator(TopLevel):
                 raise self.unsupported("declaration inside a 'while' condition", cur)
             self.no_annotations(children[0])
             invariants, cond = self.loop_head(children[0])  # GPUVerify's `while (__invariant(e), c)`
-            return WhileStmt(cond, self.sub(cur, children, 1), invariants, self.span(cur))
+            first, again = self.take_cond_calls()
+            body = self.sub(cur, children, 1)
+            if first:  # the condition's calls before the loop and again after each iteration
+                span = self.span(cur)
+                init, step = Block(tuple(first), span, scoped=False), Block(tuple(again), span, scoped=False)
+                return ForStmt(init, cond, step, body, invariants, span)
+            return WhileStmt(cond, body, invariants, self.span(cur))
         if k == K.FOR_STMT:
             return self.for_stmt(cur)
         if k == K.NULL_STMT:
@@ -163,6 +169,8 @@ class Translator(TopLevel):
             raise self.unsupported("range-based 'for'", cur)
         init = cond = step = None
         invariants: tuple[Clause, ...] = ()
+        first: list[Stmt] = []
+        again: list[Stmt] = []
         for ch in children[:-1]:
             start = self.extent(ch)[0]
             self.no_annotations(ch)
@@ -170,12 +178,17 @@ class Translator(TopLevel):
                 init = self.stmt(ch)
             elif start < semis[1]:
                 invariants, cond = self.loop_head(ch)  # GPUVerify's `__invariant(e), c`
+                first, again = self.take_cond_calls()
             else:
                 step = self.stmt(ch)
                 if isinstance(step, Block):
                     raise self.unsupported("call in a 'for' step", ch, "call it at the end of the body")
         body_stmt = self.sub(cur, children, len(children) - 1) if len(children) > 1 else self.stmt(body)
-        return ForStmt(init, cond, step, body_stmt, invariants, self.span(cur))
+        if first:  # calls in the condition (calls.py): before it, at every evaluation
+            span = self.span(cur)
+            init = Block((*([init] if init is not None else []), *first), span, scoped=False)
+            step = Block((*([step] if step is not None else []), *again), span, scoped=False)
+        return ForStmt(init, cond, step, body_stmt, invariants, span=self.span(cur))
 
     def decl(self, cur: Any, stmt_span: Span) -> Decl | Block:
         K = self.K
@@ -258,6 +271,8 @@ class Translator(TopLevel):
 
     def loop_cond(self, cur: Any) -> Term:
         term = self.cond(cur)
+        if self.pending and self.loop_cond_calls(self.pending):  # calls.py: `while (nondet())`
+            self.pending.clear()
         if self.pending:
             raise self.unsupported(
                 "call in a loop condition", cur, "call it before the loop and at the end of the body"

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ..core import Assert, Assign, Assume, Exit, If, Opaque, Seq, Skip, Stmt, Sync, VarKind, While
 from ..errors import HoareGpuError
 from ..terms import Term
+from .calls import run_call
 from .evaluate import EvalError
 from .lockstep import Machine, Stop, threads_text
 from .results import (
@@ -62,7 +63,7 @@ class EndIf:
     label: int
 
 
-Node = LIf | LWhile | LSeq | Assign | Skip | Sync | Assert | Assume
+Node = LIf | LWhile | LSeq | Assign | Skip | Sync | Assert | Assume | Opaque
 Item = Node | EndIf
 
 
@@ -76,6 +77,8 @@ def label(stmt: Stmt, counter: list[int]) -> Node:
     if isinstance(stmt, While):
         counter[0] += 1
         return LWhile(counter[0], stmt, label(stmt.body, counter))
+    if isinstance(stmt, Opaque) and (stmt.atomic is not None or stmt.declared_only):
+        return stmt  # one step of the thread (hoaregpu.interp.calls)
     if isinstance(stmt, Opaque):
         return label(stmt.body, counter)  # the interpreters run a contract call's body
     if isinstance(stmt, Exit):
@@ -178,6 +181,8 @@ class Interleaving(Machine):
                 raise Stop(v, ASSUMPTION_VIOLATED)
         elif isinstance(s, Skip):
             pass
+        elif isinstance(s, Opaque):
+            run_call(self, s, [i])
         else:
             raise HoareGpuError(f"cannot execute {s!r}")
 

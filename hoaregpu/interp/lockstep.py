@@ -30,6 +30,7 @@ import random
 from ..core import Assert, Assign, Assume, Formula, If, Kernel, Opaque, Seq, Skip, Stmt, Sync, VarKind, While
 from ..errors import HoareGpuError, Span
 from ..terms import Term
+from .calls import run_call
 from .evaluate import Ctx, EvalError, VecFn, compile_expr
 from .formulas import EvaluationBudgetExhausted, Failure, FormulaChecker
 from .races import RaceDetector
@@ -144,6 +145,7 @@ class Machine:
         self.steps = 0
         self.thread_steps = 0
         self._compiled: dict[int, tuple[Term, VecFn]] = {}
+        self.atomic_terms: dict[int, tuple[Term, Term]] = {}  # hoaregpu.interp.calls
 
     def expr(self, term: Term) -> VecFn:
         hit = self._compiled.get(id(term))
@@ -189,6 +191,9 @@ class Lockstep(Machine):
                 self._run(s.orelse, [t for t, v in zip(mask, cv, strict=True) if not v])
         elif isinstance(s, While):
             self.loop(s, mask)
+        elif isinstance(s, Opaque) and (s.atomic is not None or s.declared_only):
+            self._step(mask, s.span)
+            run_call(self, s, mask)  # atomics, declared-only functions (interp/calls.py)
         elif isinstance(s, Opaque):
             self._run(s.body, mask)  # a call through a contract runs its body here
         elif isinstance(s, Sync):

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..core import Assert, If, Kernel, Opaque, Seq, Stmt, Sync, VarKind, While
+from ..core import Assert, If, Kernel, Opaque, Seq, Stmt, Sync, VarKind, While, statements
 from ..launch import Launch
 from ..solvers.outcome import Outcome, Value
 from ..vc.generate import Query
@@ -302,6 +302,12 @@ def _replay(
         why = f"the run satisfies it ({ZERO_NOTE})"
     if len(runs) > 1:
         why += f"; tried {len(runs)} seeds for the write conflicts"
+    unknown = sorted(
+        {s.function for s in statements(kernel.body) if isinstance(s, Opaque) and s.declared_only}
+    )
+    if unknown:  # hoaregpu.interp.calls: the run cannot follow the model's choices there
+        names = ", ".join(f"'{f}'" for f in unknown)
+        why += f"; the run draws its own values for calls of {names} (no body) and keeps memory there"
     return ReplayVerdict(False, f"{prefix}: {why} ({where})", n, inputs, last)
 
 

@@ -137,8 +137,13 @@ def from_stmt(s: core.Stmt) -> Prog:
     if isinstance(s, core.If):
         return PIf(from_term(s.cond), from_stmt(s.then), from_stmt(s.orelse))
     if isinstance(s, core.Opaque):
+        what = (
+            "through its contract"
+            if not s.declared_only and s.atomic is None
+            else "(no body, or atomic) in a proof"
+        )
         raise UnsupportedError(
-            f"the call of '{s.function}' through its contract",
+            f"the call of '{s.function}' {what}",
             s.span or Span("<kernel>", 1, 1),
             "derivations (prove/check) have no rule for calls yet; use `hoaregpu verify`",
         )

@@ -22,6 +22,7 @@ from .. import core
 from ..errors import Span
 from ..smt.assign import assign_update
 from ..smt.encode import Encoder, Mask
+from .calls import wp_atomic, wp_declared_only
 from .goals import GImp, GLeaf, Goal, conj, rename
 from .kinds import Origin, VcKind
 
@@ -146,6 +147,10 @@ def wp_opaque(stmt: core.Opaque, mask: Mask, post: Goal, ctx: WpContext) -> Goal
     locals f's body assigns. The `assume` of f's `ensures` after it says what they hold; f's
     body is verified on its own (it writes no memory and has no barrier)."""
     enc = ctx.enc
+    if stmt.atomic is not None:
+        return wp_atomic(stmt, mask, post, enc)
+    if stmt.declared_only:
+        return wp_declared_only(stmt, mask, post, enc)
     assigned = sorted(core.assigned_vars(stmt.body))
     havoc = {enc.symbol(x): enc.fresh_like(x) for x in assigned}
     frame = enc.mgr.And([_frame(enc, x, havoc[enc.symbol(x)], mask) for x in assigned])

@@ -39,6 +39,20 @@ BROKEN_CONTRACT = {"bug_device_contract", "bug_device_call_precondition"}
 # of integers (no structs) and its header knows no `__constant__`/`__device__` file-scope
 # variables. The interpreter runs them (tests/test_cross_check.py).
 NOT_NATIVE = {"struct_array", "bug_struct_field_mixup", "typedef_types", "constant_table"}
+# ... nor atomics, CUDA's intrinsics (__mul24, warpSize, ...) and functions without a body
+# (hoaregpu/frontend/calls.py): its header does not declare them
+NOT_NATIVE |= {
+    "atomic_distinct_cells",
+    "atomic_shared_counter",
+    "atomic_tickets",
+    "bug_atomic_distinct_cells",
+    "bug_atomic_lost_update",
+    "declared_only_function",
+    "bug_declared_only_function",
+    "intrinsics_mul24_warpsize",
+    "bug_mul24_operand_too_wide",
+    "curand_coin_flips",
+}
 
 
 @pytest.fixture(scope="module")

@@ -35,6 +35,7 @@ __HG_ATOMIC(atomicInc) __HG_ATOMIC(atomicDec)
 #undef __HG_ATOMIC
 extern __device__ int atomicCAS(int *, int, int);
 extern __device__ unsigned int atomicCAS(unsigned int *, unsigned int, unsigned int);
+extern __device__ unsigned long long atomicCAS(unsigned long long *, unsigned long long, unsigned long long);
 #define __HG_SHFL(name) \
   extern __device__ int name(int, int, int = 32); \
   extern __device__ unsigned int name(unsigned int, int, int = 32); \
@@ -57,7 +58,16 @@ extern __device__ int __popc(unsigned int);
 extern __device__ int __clz(int);
 extern __device__ int __ffs(int);
 extern __device__ int __mul24(int, int);
+extern __device__ unsigned int __umul24(unsigned int, unsigned int);
 extern "C" __device__ int printf(const char *, ...);
+/* Texture references (read-only memory the host fills): a fetch is taken as an arbitrary value
+   of the texel type (hoaregpu/frontend/calls.py). */
+enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };
+template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture { int __hg_texture; };
+template <class T> __device__ T tex1Dfetch(texture<T, 1, cudaReadModeElementType>, int);
+template <class T> __device__ T tex1D(texture<T, 1, cudaReadModeElementType>, float);
+template <class T> __device__ T tex2D(texture<T, 2, cudaReadModeElementType>, float, float);
 extern __device__ void *memset(void *, int, size_t);
 extern __device__ void *memcpy(void *, const void *, size_t);
 extern __device__ int min(int, int);

@@ -1,0 +1,8 @@
+// expect: failed postcondition:5
+// Planted bug: atomicAdd returns the value *before* the addition, so old[tid] is not the new value.
+/*@ requires blockDim.x == 4;
+    ensures hist[tid] == \old(hist[tid]) + 1;
+    ensures old[tid] == hist[tid]; */
+__global__ void bug_atomic_distinct_cells(int *hist, int *old) {
+  old[threadIdx.x] = atomicAdd(&hist[threadIdx.x], 1);
+}
