@@ -116,11 +116,28 @@ def _mentioned(t: Term, out: set[Coord]) -> None:
 
 def live_coords(kernel: core.Kernel) -> tuple[Coord, ...]:
     """The coordinates the model has, in linearisation order: those whose index or size the
-    kernel reads; `threadIdx.x` always. The others have size 1."""
+    kernel reads; `threadIdx.x` always; in a kernel with atomics every thread coordinate,
+    and every block coordinate when they update global memory. The others have size 1."""
     seen: set[Coord] = {THREAD_X}
     for t in kernel_terms(kernel):
         _mentioned(t, seen)
+    scopes = atomic_scopes(kernel)
+    if scopes:
+        seen |= {c for c in ALL_COORDS if not c.block or "global" in scopes}
     return tuple(c for c in ALL_COORDS if c in seen)
+
+
+def atomic_scopes(kernel: core.Kernel) -> set[str]:
+    """Where the kernel's atomics update memory: "shared" (`__shared__`, one block) and/or
+    "global". Threads then observe each other without a race (an `atomicAdd` by every thread
+    counts them all), so an unread coordinate cannot be left out of the model (size 1): in
+    the block for any atomic, in the grid for global ones; it is kept, with a symbolic size."""
+    scopes: set[str] = set()
+    for s in core.statements(kernel.body):
+        if isinstance(s, core.Opaque) and s.atomic is not None:
+            decl = kernel.decl(s.atomic.target)
+            scopes.add("shared" if decl.role is core.VarRole.SHARED_ARRAY else "global")
+    return scopes
 
 
 def is_multi_block(live: tuple[Coord, ...]) -> bool:

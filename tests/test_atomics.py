@@ -15,8 +15,10 @@ from hoaregpu.atomics import AtomicOp
 from hoaregpu.driver import KernelResult, VerifyOptions, verify
 from hoaregpu.errors import UnsupportedError
 from hoaregpu.frontend import parse_text
+from hoaregpu.grid import atomic_scopes, live_coords
 from hoaregpu.interp import run_kernel
 from hoaregpu.interp.run import INTERLEAVE
+from hoaregpu.launch import Coord
 from hoaregpu.lower import lower_file
 from hoaregpu.solvers import Outcome, SolverOptions
 
@@ -34,20 +36,23 @@ def kernels(src: str) -> dict[str, core.Kernel]:
 
 
 DISTINCT = """
-/*@ requires blockDim.x == 4;
+/*@ requires blockDim.x == 4 &&
+    blockDim.y == 1 && blockDim.z == 1 && gridDim.x == 1 && gridDim.y == 1 && gridDim.z == 1;
     ensures a[tid] == \\old(a[tid]) + 1;
     ensures r[tid] == \\old(a[tid]); */
 __global__ void inc(int *a, int *r) {
   r[threadIdx.x] = atomicAdd(&a[threadIdx.x], 1);
 }
 
-/*@ requires blockDim.x == 4;
+/*@ requires blockDim.x == 4 &&
+    blockDim.y == 1 && blockDim.z == 1 && gridDim.x == 1 && gridDim.y == 1 && gridDim.z == 1;
     ensures a[tid] == \\old(a[tid]) + 2; */
 __global__ void inc_bug(int *a) {
   atomicAdd(a + threadIdx.x, 1);
 }
 
-/*@ requires blockDim.x == 4;
+/*@ requires blockDim.x == 4 &&
+    blockDim.y == 1 && blockDim.z == 1 && gridDim.x == 1 && gridDim.y == 1 && gridDim.z == 1;
     ensures r[tid] == a[tid]; */
 __global__ void result_bug(int *a, int *r) {
   r[threadIdx.x] = atomicAdd(&a[threadIdx.x], 1);
@@ -68,13 +73,15 @@ def test_distinct_cells_are_exact_and_a_planted_bug_is_refuted_and_confirmed(tmp
 
 
 COUNTER = """
-/*@ requires blockDim.x == 4;
+/*@ requires blockDim.x == 4 &&
+    blockDim.y == 1 && blockDim.z == 1 && gridDim.x == 1 && gridDim.y == 1 && gridDim.z == 1;
     ensures c[0] == \\old(c[0]) + 4; */
 __global__ void counter(int *c) {
   atomicAdd(c, 1);
 }
 
-/*@ requires blockDim.x == 4;
+/*@ requires blockDim.x == 4 &&
+    blockDim.y == 1 && blockDim.z == 1 && gridDim.x == 1 && gridDim.y == 1 && gridDim.z == 1;
     ensures c[0] == \\old(c[0]) + 1; */
 __global__ void lost_update(int *c) {
   atomicAdd(c, 1);
@@ -90,7 +97,8 @@ def test_a_total_correct_only_because_of_atomics_is_proved_and_a_lost_update_ref
 
 
 TICKETS = """
-/*@ requires blockDim.x == 4 && next[0] == 0;
+/*@ requires blockDim.x == 4 &&
+    blockDim.y == 1 && blockDim.z == 1 && gridDim.x == 1 && gridDim.y == 1 && gridDim.z == 1 && next[0] == 0;
     ensures next[0] == 4;
     ensures \\forall int j; 0 <= j < 4 ==> 0 <= slot[j] && slot[j] < 4; */
 __global__ void tickets(unsigned int *next, int *slot) {
@@ -98,14 +106,16 @@ __global__ void tickets(unsigned int *next, int *slot) {
   slot[t] = threadIdx.x;
 }
 
-/*@ requires blockDim.x == 4 && next[0] == 0;
+/*@ requires blockDim.x == 4 &&
+    blockDim.y == 1 && blockDim.z == 1 && gridDim.x == 1 && gridDim.y == 1 && gridDim.z == 1 && next[0] == 0;
     ensures slot[0] == 0; */
 __global__ void tickets_bug(unsigned int *next, int *slot) {
   unsigned int t = atomicAdd(&next[0], 1);
   slot[t] = threadIdx.x;
 }
 
-/*@ requires blockDim.x == 40;
+/*@ requires blockDim.x == 40 &&
+    blockDim.y == 1 && blockDim.z == 1 && gridDim.x == 1 && gridDim.y == 1 && gridDim.z == 1;
     ensures c[0] == \\old(c[0]) + 40; */
 __global__ void big(int *c) {
   atomicAdd(c, 1);
@@ -212,3 +222,35 @@ def test_unsupported_atomics_are_named() -> None:
     with pytest.raises(UnsupportedError, match="pointer argument of 'atomicAdd'") as e:
         kernels("__global__ void k(int *a, int *p) { atomicAdd(p ? a : a, 1); }")
     assert e.value.hint is not None and "atomic" in e.value.hint
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "atomicMax((unsigned *)&a[0], 5u)",  # an int cell read as unsigned: 0xFFFFFFFF > 5
+        "atomicMin((unsigned *)a, 5u)",
+        "atomicExch((unsigned long long *)&a[2], 5ULL)",  # a 64-bit store over two int cells
+        "atomicExch((float *)a, 2.0f)",  # the float's bits, not its value
+    ],
+)
+def test_an_atomic_through_a_cast_pointer_is_rejected(call: str) -> None:
+    """Review finding: the cast was dropped and the atomic applied to the cell as it is typed,
+    which proved `a[0] == 5` after `atomicMax((unsigned *)&a[0], 5u)` from `a[0] == -1`."""
+    src = f"__global__ void k(int *a) {{ {call}; }}"
+    with pytest.raises(UnsupportedError, match="through a pointer cast"):
+        kernels(src)
+
+
+def test_atomics_on_global_memory_keep_every_block(tmp_path: Path) -> None:
+    """Review finding: a kernel not reading blockIdx/gridDim was modelled with one block,
+    but an atomicAdd by each block counts them all: +4 per block, +8 on two blocks."""
+    src = """
+/*@ requires blockDim.x == 4;
+    ensures count[0] == \\old(count[0]) + 4; */
+__global__ void k(int *count) { atomicAdd(&count[0], 1); }
+"""
+    (k,) = kernels(src).values()
+    assert atomic_scopes(k) == {"global"}
+    assert all(Coord(block, axis) in live_coords(k) for block in (False, True) for axis in range(3))
+    result = run(tmp_path, src)["k"]
+    assert result.verdict != "verified"

@@ -129,7 +129,9 @@ class Calls(MemoryOps):
         if name in ("__mul24", "__umul24"):
             low, high = (0, 2**24 - 1) if name == "__umul24" else (-(2**23), 2**23 - 1)
             f, g = (Fits(v, low, high, self.span(arg)) for v, arg in zip(vals, args, strict=True))
-            return Binary(BinOp.MUL, f, g, span)
+            # the hardware keeps the low 32 bits of the 48-bit product: checked to lose nothing
+            out_low, out_high = (0, 2**32 - 1) if name == "__umul24" else (-(2**31), 2**31 - 1)
+            return Fits(Binary(BinOp.MUL, f, g, span), out_low, out_high, span)
         if name == "abs":
             (x,) = vals
             return Conditional(Binary(BinOp.LT, x, IntLit(0, span), span), Unary(UnOp.NEG, x, span), x, span)
@@ -155,6 +157,15 @@ class Calls(MemoryOps):
             raise self.unsupported(f"this call to '{op.value}'", cur, ATOMIC_HINT)
         target, elem = self.address(args[0], cur)
         kind = elem.get_canonical().kind.name
+        written = args[0].type.get_canonical()
+        if written.kind.name == "POINTER" and written.get_pointee().kind.name != kind:
+            # `atomicMax((unsigned *)&a[i], v)` on an int cell: the cast reinterprets the
+            # cell's bits (sign, width), which mathematical integers do not model
+            raise self.unsupported(
+                f"'{op.value}' through a pointer cast to '{written.spelling}' on a '{elem.spelling}' cell",
+                args[0],
+                "call the atomic on a pointer of the cell's own type",
+            )
         floating = kind in floats.FLOAT_KINDS
         if floating and (op not in FLOAT_OPS or kind != "FLOAT"):
             raise self.unsupported(f"'{op.value}' on '{elem.spelling}'", cur, "atomicAdd/atomicExch on float")
@@ -286,7 +297,7 @@ class Calls(MemoryOps):
         )
         return SpecWarning(
             f"'{fn.spelling}' is declared without a body: each call is taken as one that "
-            f"{' and '.join(does)}; a failure may depend on that choice",
+            f"{' and '.join(does)}; proofs and failures of the caller rest on that assumption",
             self.span(fn),
             DECLARED_ONLY_TAG,
         )
