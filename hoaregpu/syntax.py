@@ -150,9 +150,10 @@ class Block:
 
 @dataclass(frozen=True)
 class SyncStmt:
-    """`__syncthreads();`"""
+    """`__syncthreads();`; with `grid`, a barrier of the whole grid (`grid_group::sync()`)."""
 
     span: Span = field(compare=False, repr=False)
+    grid: bool = False
 
 
 @dataclass(frozen=True)

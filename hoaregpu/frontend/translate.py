@@ -48,11 +48,11 @@ from .ckinds import (
     promoted,
     strip,
 )
-from .toplevel import TopLevel
+from .groups import Groups
 
 
 @dataclass
-class Translator(TopLevel):
+class Translator(Groups):
     # ------------------------------------------------------------ statements
 
     def stmt(self, cur: Any) -> Stmt:
@@ -211,6 +211,9 @@ class Translator(TopLevel):
                 # maps (only the number of extents counts), so any extent stands for it.
                 sizes.append(IntLit(0, self.span(cur)))
             ty = ty.element_type.get_canonical()
+        group = self.group_decl(cur, stmt_span)  # `grid_group g = this_grid();` (groups.py)
+        if group is not None:
+            return group
         if ty.kind == TK.POINTER:
             raise self.unsupported(
                 "pointer variables", cur, "declare an array ('int buf[4];') or use a parameter"
@@ -322,6 +325,9 @@ class Translator(TopLevel):
                 return dialect
             if cur.spelling == "__syncthreads" and is_prelude(cur.referenced):
                 return SyncStmt(self.span(cur))
+            group = self.group_stmt(cur)  # `g.sync();` of a cooperative group (groups.py)
+            if group is not None:
+                return group
             stmts, _ = self.inline(cur)
             return Block(tuple(stmts), self.span(cur), scoped=False)
         if cur.kind == K.BINARY_OPERATOR and clang.binary_operator(cur) == 33:
