@@ -202,6 +202,8 @@ class _Lowerer:
                 return self.stmts(s.stmts)
             with self.scope():
                 body = self.stmts(s.stmts)
+            if s.returns:  # an inlined function's `return`s end its body (a flag of their own)
+                body = early_exit.kernel_body(body, self.exit_flag)
             if s.contract_call is not None:
                 return self._opaque(body, s.contract_call, s.span)
             return body

@@ -146,6 +146,8 @@ class Block:
     scoped: bool = True
     # the body of a device function called through its contract (core.Opaque)
     contract_call: str | None = None
+    # the body of an inlined device function: a `return` inside ends this block only
+    returns: bool = False
 
 
 @dataclass(frozen=True)

@@ -103,9 +103,14 @@ class Translator(Groups):
             return EmptyStmt(self.span(cur))
         if k == K.RETURN_STMT:
             if self.inlining:
-                raise self.unsupported(
-                    "'return' before the end of a device function", cur, "return once, at the end"
-                )
+                early = self.early_return(cur)  # in an inlined function's body (inline.py)
+                if early is None:
+                    raise self.unsupported(
+                        "'return' before the end of a device function verified through its contract",
+                        cur,
+                        "return once, at the end",
+                    )
+                return Block(tuple(early), self.span(cur), scoped=False)
             if any(True for _ in cur.get_children()):
                 raise self.unsupported("'return' with a value", cur)
             return ExitStmt(ExitKind.RETURN, self.span(cur))
