@@ -267,10 +267,13 @@ def test_a_derived_struct_holds_its_bases_fields_first_under_their_own_names() -
 
 
 def test_a_base_field_mixed_up_is_refuted() -> None:
-    good = INHERIT + """
+    good = (
+        INHERIT
+        + """
         /*@ ensures e[tid].x == \\old(e[tid].y) + e[tid].z[0]; */
         __global__ void k(E *e) { e[threadIdx.x].x = e[threadIdx.x].y + e[threadIdx.x].z[0]; }
     """
+    )
     bad = good.replace("= e[threadIdx.x].y +", "= e[threadIdx.x].x +")
     assert [v.outcome for v in verdicts(PAIR + good, 2)] == [PROVED]
     assert [v.outcome for v in verdicts(PAIR + bad, 2)] == [REFUTED]
