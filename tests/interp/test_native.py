@@ -60,6 +60,7 @@ NOT_NATIVE |= {
     "coop_thread_block_sync",
     "bug_coop_thread_block_divergence",
 }
+NOT_NATIVE |= {"struct_inherit", "bug_struct_inherit_field"}  # struct parameters
 
 
 @pytest.fixture(scope="module")
