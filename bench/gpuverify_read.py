@@ -37,7 +37,7 @@ def classify(path: Path) -> tuple[str, str]:
     except UnsupportedError as exc:
         return "unsupported", _construct(exc.construct)
     except SpecError as exc:
-        if exc.hint == "reported by clang":
+        if (exc.hint or "").startswith("reported by clang"):  # some with advice after it
             return "clang error", _clang_message(exc.message)
         return "input error", re.sub(r"'[^']*'", "'…'", exc.message)[:60]
     except Exception as exc:  # an internal error: the point of counting them

@@ -76,6 +76,9 @@ class Skip:
 @dataclass(frozen=True)
 class Sync:
     span: Span | None = field(default=None, compare=False, repr=False)
+    # a barrier of the whole grid (cooperative groups' `grid_group::sync()`), not of a block:
+    # every thread of every block reaches it or none does, and it orders memory across blocks
+    grid: bool = False
 
 
 @dataclass(frozen=True)

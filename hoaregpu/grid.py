@@ -20,6 +20,11 @@ two accesses by different blocks to one global cell with a write among them are 
 since no barrier orders them. `tests/test_grid.py` runs kernels with the blocks
 interleaved and compares.
 
+A grid barrier (cooperative groups' `grid_group::sync()`) keeps this argument: lockstep is
+still one schedule (every thread of the grid meets there, as the strict rule over the grid
+demands, checked by `Encoder.grid_uniform` and the interpreters), and accesses of different
+blocks separated by one are ordered by it. Such a kernel has every block coordinate live.
+
 `__shared__` memory is per block: lowering gives every `__shared__` variable of a kernel
 with several live block coordinates one more index per live block coordinate, read at
 the accessing thread's `blockIdx` (`per_block_shared`). Pointer parameters stay global.
@@ -103,6 +108,10 @@ def _stmt_terms(stmt: core.Stmt) -> Iterator[Term]:
             yield s.formula.term
         elif isinstance(s, core.Opaque) and s.atomic is not None:
             yield from (*s.atomic.indices, *s.atomic.operands)
+        elif isinstance(s, core.Sync) and s.grid:
+            # a grid barrier relates the blocks: every block coordinate is live, so that
+            # blocks differing only there are not assumed to reach it together
+            yield from (BlockId(s.span, axis) for axis in range(3))
 
 
 def _mentioned(t: Term, out: set[Coord]) -> None:

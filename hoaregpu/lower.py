@@ -202,11 +202,13 @@ class _Lowerer:
                 return self.stmts(s.stmts)
             with self.scope():
                 body = self.stmts(s.stmts)
+            if s.returns:  # an inlined function's `return`s end its body (a flag of their own)
+                body = early_exit.kernel_body(body, self.exit_flag)
             if s.contract_call is not None:
                 return self._opaque(body, s.contract_call, s.span)
             return body
         if isinstance(s, syntax.SyncStmt):
-            return core.Sync(s.span)
+            return core.Sync(s.span, grid=s.grid)
         if isinstance(s, syntax.ExitStmt):
             return core.Exit(s.kind, s.span)
         if isinstance(s, syntax.AliasDecl):

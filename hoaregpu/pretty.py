@@ -82,7 +82,7 @@ def show_stmt(s: core.Stmt, indent: int = 0) -> list[str]:
     if isinstance(s, core.Skip):
         return [f"{pad}skip"]
     if isinstance(s, core.Sync):
-        return [f"{pad}sync"]
+        return [f"{pad}{'grid_sync' if s.grid else 'sync'}"]
     if isinstance(s, core.Seq):
         lines: list[str] = []
         for i, sub in enumerate(s.stmts):

@@ -146,13 +146,16 @@ class Block:
     scoped: bool = True
     # the body of a device function called through its contract (core.Opaque)
     contract_call: str | None = None
+    # the body of an inlined device function: a `return` inside ends this block only
+    returns: bool = False
 
 
 @dataclass(frozen=True)
 class SyncStmt:
-    """`__syncthreads();`"""
+    """`__syncthreads();`; with `grid`, a barrier of the whole grid (`grid_group::sync()`)."""
 
     span: Span = field(compare=False, repr=False)
+    grid: bool = False
 
 
 @dataclass(frozen=True)

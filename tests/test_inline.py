@@ -96,7 +96,13 @@ def prog(device: str, body: str) -> str:
     ("text", "words"),
     [
         (prog("__device__ int f(int x) { return f(x); }", "o[0] = f(1);"), "recursive"),
-        (prog("__device__ int f(int x) { if (x) return 1; return 0; }", "o[0] = f(1);"), "'return' before"),
+        (
+            prog(
+                "/*@ ensures \\result >= 0; */\n__device__ int f(int x) { if (x) return 1; return 0; }",
+                "f(1);",
+            ),
+            "'return' before the end of a device function verified through its contract",
+        ),
         (prog("__device__ int f(int x) { return x; }", "o[0] = n > 0 && f(1);"), "under '&&'"),
         (prog("__device__ int f(int x) { return x; }", "while (f(n) < 3) n++;"), "call in a loop condition"),
         (prog("__device__ void f(int *p) { p[0] = 1; }", "f(o + 1);"), "array's name"),
@@ -115,3 +121,37 @@ def test_what_is_not_inlined_is_an_error_at_the_call(text: str, words: str) -> N
     assert info.value.span.line in (1, 2)
     if words not in ("recursive", ""):
         assert isinstance(info.value, UnsupportedError)
+
+
+EARLY = """
+    __device__ int clamp(int i, int n) {
+        if (i < 0) return 0;
+        if (i == 0) return 10;
+        if (i == 1) { i = 11; return i; }
+        if (i >= n) return n - 1;
+        return i;
+    }
+    __device__ void mark(int *p) {
+        if (threadIdx.x == 0) return;
+        p[threadIdx.x] = 1;
+        BARRIER
+    }
+    """
+
+
+def test_a_return_before_the_end_ends_the_inlined_body_only() -> None:
+    contract = "requires blockDim.x == 6; ensures out[tid] == (tid < 2 ? 10 + tid : (tid >= 4 ? 3 : tid));"
+    body = "int v = clamp(threadIdx.x, 4);\n__syncthreads();\nout[threadIdx.x] = v;"
+    src = EARLY.replace("BARRIER", "") + f"/*@ {contract} */\n__global__ void k(int *out) {{\n{body}\n}}\n"
+    assert [v.outcome for v in verdicts(src)] == [PROVED]  # the barrier after the call: every thread
+    wrong = src.replace("return n - 1;", "return n - 2;")
+    assert [v.outcome for v in verdicts(wrong)] == [REFUTED]
+
+
+def test_a_barrier_after_a_return_in_a_device_function_is_divergence() -> None:
+    body = "mark(out);"
+    src = (
+        EARLY.replace("BARRIER", "__syncthreads();")
+        + f"/*@ requires blockDim.x == 4; */\n__global__ void k(int *out) {{\n{body}\n}}\n"
+    )
+    assert [(v.kind, v.outcome) for v in verdicts(src)] == [("barrier-divergence", REFUTED)]

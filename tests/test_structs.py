@@ -178,7 +178,10 @@ def test_memset_and_memcpy_with_constant_lengths() -> None:
             "struct M { int m; __device__ int get() { return m; } };\n__global__ void k(M *u) { }",
             "member functions",
         ),
-        ("struct D : P { }; __global__ void k(D *u) { }", "base classes"),
+        ("struct D : virtual P { }; __global__ void k(D *u) { }", "virtual base class"),
+        ("struct D : P { int x; }; __global__ void k(D *u) { }", "field 'x' of 'D' declared twice"),
+        ("struct R { int y; }; struct D : P, R { }; __global__ void k(D *u) { }", "field 'y' of 'D'"),
+        ("struct D : P { int z; __device__ int f() { return z; } }; __global__ void k(D *u) { }", "member"),
         ("struct S { int *p; }; __global__ void k(S *u) { }", "field 'p' of type 'int *'"),
         ("__global__ void k(Q q) { }", "by value with an array field"),
         ("__global__ void k(P *a) { P t = threadIdx.x ? a[0] : a[1]; }", "struct-valued expression"),
@@ -249,3 +252,28 @@ def test_device_function_contracts_take_and_return_structs() -> None:
     kernels = lower_file(parse_text(source(PAIR + src), "k.cu"))
     assert [k.name for k in kernels] == ["swap2", "k"]
     assert {"swap2.result.x", "swap2.result.y", "T"} <= {d.name for d in kernels[0].decls}
+
+
+INHERIT = "struct B { int x; };\nstruct D : B { int y; };\nstruct E : D { int z[2]; };\n"
+
+
+def test_a_derived_struct_holds_its_bases_fields_first_under_their_own_names() -> None:
+    got = decls(INHERIT + "__global__ void k(E *e, D d) { E t; t.x = d.x + e[0].z[1]; B b = d; e[1] = t; }")
+    assert got["e.x"] == (core.VarKind.SHARED, 1) and got["e.y"][1] == 1 and got["e.z"][1] == 2
+    assert got["d.x"] == (core.VarKind.SHARED, 0) and got["t.x"] == (core.VarKind.LOCAL, 0)
+    assert got["b.x"] == (core.VarKind.LOCAL, 0) and "b.y" not in got  # slicing copies the base part
+    text = body(INHERIT + "__global__ void k(E *e, D d) { B b = d; e[1].x = b.x; }")
+    assert "b.x := d.x" in text and "e.x[1] := b.x" in text
+
+
+def test_a_base_field_mixed_up_is_refuted() -> None:
+    good = (
+        INHERIT
+        + """
+        /*@ ensures e[tid].x == \\old(e[tid].y) + e[tid].z[0]; */
+        __global__ void k(E *e) { e[threadIdx.x].x = e[threadIdx.x].y + e[threadIdx.x].z[0]; }
+    """
+    )
+    bad = good.replace("= e[threadIdx.x].y +", "= e[threadIdx.x].x +")
+    assert [v.outcome for v in verdicts(PAIR + good, 2)] == [PROVED]
+    assert [v.outcome for v in verdicts(PAIR + bad, 2)] == [REFUTED]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+from typing import Any
 
 from ..errors import Span, SpecError, register_source
 from ..parser.context import ParseContext, deep_recursion
@@ -57,11 +58,30 @@ def parse_text(text: str, path: str = "<string>", options: ClangOptions | None =
             raise
         raise SpecError("the program is nested too deeply to translate", Span(path, 1, 1)) from None
     if not kernels:
-        raise SpecError(
-            "no '__global__' kernel in the file", Span(path, 1, 1), "hoaregpu verifies '__global__' functions"
-        )
+        hint = "hoaregpu verifies '__global__' functions"
+        device = _device_functions(tu, clang_path)
+        if device:  # e.g. GPUVerify's tests of a device function's own `__ensures`
+            hint += (
+                f"; this file defines only device functions ({', '.join(device[:3])}), which are"
+                " checked where a kernel calls them, or on their own with a '/*@ ensures ... */'"
+                " contract before them"
+            )
+        raise SpecError("no '__global__' kernel in the file", Span(path, 1, 1), hint)
     defines = tuple(Define(name, term, c.span(offset)) for name, (offset, term) in c.defines.items())
     return SpecFile(path, tuple(kernels), defines)
+
+
+def _device_functions(tu: Any, clang_path: str) -> list[str]:
+    """The `__device__` functions the file defines."""
+    K = clang.cindex().CursorKind
+    return [
+        cur.spelling
+        for cur in tu.cursor.get_children()
+        if cur.kind == K.FUNCTION_DECL
+        and cur.is_definition()
+        and clang.in_file(cur, clang_path)
+        and any(ch.kind == K.CUDADEVICE_ATTR for ch in cur.get_children())
+    ]
 
 
 def _renamed(exc: SpecError, clang_path: str, path: str) -> SpecError:

@@ -9,9 +9,11 @@ C names (a dot cannot occur in one) nor with the renamings of lowering (`x.1`) a
 inlining (`f.x.3`), whose last part is a number, never a field name.
 
 Supported fields: the integer types and `bool`, fixed-size arrays and structs of them.
-Unions, bit-fields, floating-point and pointer fields, and structs with base classes,
-constructors or member functions (whose copies C++ may not make field by field) are
-rejected with the type as the user wrote it.
+A struct with base classes holds their fields first, under their own names (`p.x` is the
+field `x` of a base), as C++ lays them out; a field hiding a base's field of the same name
+and virtual bases are rejected. Unions, bit-fields, floating-point and pointer fields, and
+structs with constructors or member functions (whose copies C++ may not make field by
+field) are rejected with the type as the user wrote it.
 """
 
 from __future__ import annotations
@@ -24,12 +26,13 @@ from typing import Any
 from ..errors import Span, SpecError
 from ..syntax import AssignOp, AssignStmt, BaseType, Block, Decl, Declarator, Param, Stmt
 from ..terms import IntLit, Term, Var, subterms
+from . import clang
 from .ckinds import SIGNED, UNSIGNED, is_prelude, strip
 from .expressions import ExpressionTranslator
 
 STRUCT_HINT = (
     "struct fields may be integers, bool, fixed-size arrays and structs of them"
-    " (no unions, bit-fields, float or pointer fields, base classes or member functions)"
+    " (no unions, bit-fields, float or pointer fields, virtual bases or member functions)"
 )
 # the most scalar cells one struct copy may spell out (each is an assignment)
 MAX_COPY_CELLS = 256
@@ -73,7 +76,7 @@ class Aggregates(ExpressionTranslator):
             return self._leaf_cache[key]
         self.check_record(ty, cur, written)
         TK = self.ci.TypeKind
-        out: list[Leaf] = []
+        out: list[Leaf] = self.base_leaves(ty, cur, written)  # C++ lays out the bases first
         for f in ty.get_fields():
             if f.is_bitfield():
                 raise self.unsupported(f"bit-field '{f.spelling}' of '{written}'", cur, STRUCT_HINT)
@@ -97,6 +100,30 @@ class Aggregates(ExpressionTranslator):
         self._leaf_cache[key] = out
         return out
 
+    def base_leaves(self, ty: Any, cur: Any, written: str) -> list[Leaf]:
+        """The fields of the base classes of `ty`, in order: a derived struct holds its bases'
+        fields under their own names (`p.x` is the `x` of base `s` in `struct t : s {}`)."""
+        out: list[Leaf] = []
+        names: set[str] = set()  # the fields' own names, which must stay unique
+        own = [f.spelling for f in ty.get_fields()]
+        for ch in ty.get_declaration().get_children():
+            if ch.kind != self.K.CXX_BASE_SPECIFIER:
+                continue
+            if any(t.spelling == "virtual" for t in clang.tokens(self.tu, ch)):
+                raise self.unsupported(f"struct type '{written}' with a virtual base class", cur, STRUCT_HINT)
+            leaves = self.leaves(ch.type, cur, ch.type.spelling)
+            here = {leaf.suffix.split(".")[1] for leaf in leaves}
+            clash = sorted(here & (names | set(own)))
+            if clash:  # `p.x` names one of them, `p.s::x` the other: one variable cannot be both
+                raise self.unsupported(
+                    f"field '{clash[0]}' of '{written}' declared twice (in a base class and again)",
+                    cur,
+                    STRUCT_HINT,
+                )
+            names |= here
+            out.extend(leaves)
+        return out
+
     def check_record(self, ty: Any, cur: Any, written: str) -> None:
         decl = ty.get_canonical().get_declaration()
         K = self.K
@@ -105,7 +132,6 @@ class Aggregates(ExpressionTranslator):
         if is_prelude(decl):
             return  # the vector types and dim3 (whose constructor only sets defaults)
         bad = {
-            K.CXX_BASE_SPECIFIER: "base classes",
             K.CONSTRUCTOR: "constructors",
             K.DESTRUCTOR: "a destructor",
             K.CXX_METHOD: "member functions",

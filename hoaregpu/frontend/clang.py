@@ -109,7 +109,19 @@ def clang_error(path: str, diag: Any, count: int, chars: CharOffsets) -> SpecErr
     else:  # an included file: Clang's byte column
         line, col = loc.line, loc.column
     more = f" (and {count - 1} more error{'s' if count > 2 else ''})" if count > 1 else ""
-    return SpecError(f"{diag.spelling}{more}", Span(file, line, col), "reported by clang")
+    hint = next((h for words, h in _HINTS if words in diag.spelling), "reported by clang")
+    return SpecError(f"{diag.spelling}{more}", Span(file, line, col), hint)
+
+
+# Clang's errors whose cause a CUDA programmer may not guess, with what to do
+_HINTS = (
+    (
+        "reference to __host__ variable",
+        "reported by clang: a file-scope variable without '__device__', '__constant__' or"
+        " '__shared__' lives in host memory, which device code cannot use (nvcc rejects it too);"
+        " declare it '__device__'",
+    ),
+)
 
 
 def binary_operator(cursor: Any) -> int:

@@ -18,8 +18,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core import ExitKind
 from ..errors import SpecError
-from ..syntax import AliasDecl, AnnotStmt, AssignOp, AssignStmt, Block, ClauseKind, Decl, Declarator, Stmt
+from ..syntax import (
+    AliasDecl,
+    AnnotStmt,
+    AssignOp,
+    AssignStmt,
+    Block,
+    ClauseKind,
+    Decl,
+    Declarator,
+    ExitStmt,
+    Stmt,
+)
 from ..terms import RESULT, Term, Var
 from . import clang
 from .annotations import PlacedAnnot
@@ -36,6 +48,9 @@ class Inliner(Calls):
     inline_stack: list[str] = field(default_factory=list)  # functions being inlined, outermost first
     contracts: dict[str, Contract] = field(default_factory=dict)  # device functions with a contract
     inlined: list[Any] = field(default_factory=list)  # definitions inlined into the kernel
+    # per function being inlined (innermost last): its name, result local and result type,
+    # for a `return e;` before the end of its body (`result = e`, then an early exit)
+    return_targets: list[tuple[str, str | None, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -155,10 +170,16 @@ class Inliner(Calls):
             # (`names`: a scalar parameter's value at entry, for their __ensures)
             gv_pre, gv_post, children = self.contract_calls(list(body.get_children()), result, names)
             last = children[-1] if children and children[-1].kind == self.K.RETURN_STMT else None
-            stmts = gv_pre + self.stmt_list(body, children[:-1] if last is not None else children)
+            self.return_targets.append((fn.spelling, result, fn.result_type))
+            try:
+                own = self.stmt_list(body, children[:-1] if last is not None else children)
+            finally:
+                self.return_targets.pop()
             if last is not None:
-                stmts += self._return(last, result, fn.result_type)
-            stmts += gv_post
+                own += self._return(last, result, fn.result_type)
+            # a `return` before the end ends this body only (lowering gives it a flag of its
+            # own, hoaregpu.early_exit); the GPUVerify `__ensures` checks after it run for all
+            stmts = [*gv_pre, Block(tuple(own), span, returns=True), *gv_post]
             contract = self.contracts.get(fn.spelling)
             if contract is None:
                 return [*before, Block((*entry, *stmts), span)], result
@@ -200,6 +221,15 @@ class Inliner(Calls):
         if body is None or any(ch.kind == K.CUDAGLOBAL_ATTR for ch in definition.get_children()):
             raise self.call(cur)  # builtins, declared-only functions, kernels
         return body
+
+    def early_return(self, ret: Any) -> list[Stmt] | None:
+        """`return e;` before the end of the function being inlined: `result = e` and an
+        early exit of its body (None when no function is being inlined here: a device
+        function verified on its own through its contract)."""
+        if not self.return_targets or self.return_targets[-1][0] != self.inline_stack[-1]:
+            return None
+        _, result, result_type = self.return_targets[-1]
+        return [*self._return(ret, result, result_type), ExitStmt(ExitKind.RETURN, self.span(ret))]
 
     def _return(self, ret: Any, result: str | None, result_type: Any) -> list[Stmt]:
         """The final `return e;` of an inlined body: `result = e` (after what e needs)."""

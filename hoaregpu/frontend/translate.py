@@ -48,11 +48,11 @@ from .ckinds import (
     promoted,
     strip,
 )
-from .toplevel import TopLevel
+from .groups import Groups
 
 
 @dataclass
-class Translator(TopLevel):
+class Translator(Groups):
     # ------------------------------------------------------------ statements
 
     def stmt(self, cur: Any) -> Stmt:
@@ -103,9 +103,14 @@ class Translator(TopLevel):
             return EmptyStmt(self.span(cur))
         if k == K.RETURN_STMT:
             if self.inlining:
-                raise self.unsupported(
-                    "'return' before the end of a device function", cur, "return once, at the end"
-                )
+                early = self.early_return(cur)  # in an inlined function's body (inline.py)
+                if early is None:
+                    raise self.unsupported(
+                        "'return' before the end of a device function verified through its contract",
+                        cur,
+                        "return once, at the end",
+                    )
+                return Block(tuple(early), self.span(cur), scoped=False)
             if any(True for _ in cur.get_children()):
                 raise self.unsupported("'return' with a value", cur)
             return ExitStmt(ExitKind.RETURN, self.span(cur))
@@ -211,6 +216,9 @@ class Translator(TopLevel):
                 # maps (only the number of extents counts), so any extent stands for it.
                 sizes.append(IntLit(0, self.span(cur)))
             ty = ty.element_type.get_canonical()
+        group = self.group_decl(cur, stmt_span)  # `grid_group g = this_grid();` (groups.py)
+        if group is not None:
+            return group
         if ty.kind == TK.POINTER:
             raise self.unsupported(
                 "pointer variables", cur, "declare an array ('int buf[4];') or use a parameter"
@@ -322,6 +330,9 @@ class Translator(TopLevel):
                 return dialect
             if cur.spelling == "__syncthreads" and is_prelude(cur.referenced):
                 return SyncStmt(self.span(cur))
+            group = self.group_stmt(cur)  # `g.sync();` of a cooperative group (groups.py)
+            if group is not None:
+                return group
             stmts, _ = self.inline(cur)
             return Block(tuple(stmts), self.span(cur), scoped=False)
         if cur.kind == K.BINARY_OPERATOR and clang.binary_operator(cur) == 33:

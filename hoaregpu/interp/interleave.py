@@ -117,10 +117,23 @@ class Interleaving(Machine):
             if not any(progs):
                 return
             # a barrier synchronises one block: release every block whose threads all wait
-            # at the same barrier (one block when the kernel has no block coordinate)
+            # at the same barrier (one block when the kernel has no block coordinate); a grid
+            # barrier releases when every thread of the grid waits at it
             divergent: tuple[list[int], list[int]] | None = None
             released = False
+            at_grid = [i for i in range(self.n) if progs[i] and _grid_sync(progs[i][-1])]
+            if at_grid and len(at_grid) == self.n and all(stacks[i] == stacks[0] for i in at_grid):
+                for i in at_grid:
+                    progs[i].pop()
+                if self.races is not None:
+                    self.races.barrier()
+                continue
             for group in self.blocks:
+                if any(_grid_sync(progs[i][-1]) for i in group if progs[i]):
+                    # threads of this block wait for the grid: it cannot be released alone
+                    if divergent is None and not all(progs[i] and _grid_sync(progs[i][-1]) for i in group):
+                        divergent = (group, [i for i in group if progs[i]])
+                    continue
                 waiting = [i for i in group if progs[i]]
                 if not waiting:
                     continue
@@ -134,6 +147,9 @@ class Interleaving(Machine):
                     divergent = (group, waiting)
             if released:
                 continue
+            if divergent is None:  # every block waits at the grid barrier, the grid does not
+                waiting = [i for i in range(self.n) if progs[i]]
+                divergent = (list(range(self.n)), waiting)
             assert divergent is not None
             group, waiting = divergent
             first = progs[waiting[0]][-1]
@@ -200,3 +216,7 @@ class Interleaving(Machine):
         if self.races is not None:
             self.races.write(s.target, key, i, v, arr.get(key), s.span)
         arr.cells[key] = v
+
+
+def _grid_sync(item: Item) -> bool:
+    return isinstance(item, Sync) and item.grid

@@ -203,6 +203,10 @@ class Lockstep(Machine):
                     self.races.barrier()
                 return
             active = set(mask)
+            if s.grid:  # a grid barrier: the strict rule over every thread of every block
+                idle = [t for t in range(self.n) if t not in active]
+                msg = f"grid barrier reached by threads {threads_text(mask)} but not by {threads_text(idle)}"
+                raise Stop(Violation(BARRIER_DIVERGENCE, msg, s.span, tuple(mask)))
             # the strict rule of §7, per block: all of a block's threads reach it, or none
             for group in self.blocks:
                 reached = [t for t in group if t in active]

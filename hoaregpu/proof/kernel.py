@@ -125,6 +125,12 @@ def from_stmt(s: core.Stmt) -> Prog:
     if isinstance(s, core.Skip):
         return PSkip()
     if isinstance(s, core.Sync):
+        if s.grid:
+            raise UnsupportedError(
+                "a grid barrier ('grid_group::sync()') in a proof",
+                s.span or Span("<kernel>", 1, 1),
+                "derivations (prove/check) cover one block along x; use `hoaregpu verify` for grids",
+            )
         return PSync()
     if isinstance(s, core.Seq):
         parts = [from_stmt(x) for x in _flatten(s)]

@@ -183,6 +183,11 @@ class Encoder:
         partner = m.Implies(m.And(self.in_range(j), self.same_block(i, j)), self.mask_at(mask, j))
         return m.ForAll([i], m.Implies(self.active(mask, i), m.ForAll([j], partner)))
 
+    def grid_uniform(self, mask: Mask) -> FNode:
+        """The strict H-SYNC condition over the whole grid (a grid barrier): all threads of
+        every block are in m, or none is."""
+        return self.mgr.Or(self.all_active(mask), self.none_active(mask))
+
     # -- symbols -----------------------------------------------------------------
 
     @staticmethod

@@ -64,14 +64,18 @@ def wp_skip(post: Goal) -> Goal:
 
 
 def wp_sync(stmt: core.Sync, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
-    """H-SYNC, strict form (§7): {(all(m) ∨ none(m)) ∧ φ} m ⇒ sync {φ}, per block in a grid.
+    """H-SYNC, strict form (§7): {(all(m) ∨ none(m)) ∧ φ} m ⇒ sync {φ}, per block in a grid;
+    for a grid barrier (`grid_group::sync()`) the same rule with the whole grid as the thread
+    set: all(m) ∨ none(m) over every thread of every block. (Its ordering of memory across
+    blocks needs nothing more here: the model runs the grid in lockstep, hoaregpu.grid.)
 
     With m = T the side condition all(T) holds by definition, so no obligation is made."""
     if mask.is_all:
         return post
     enc = ctx.enc
-    uniform = enc.barrier_uniform(mask)
-    origin = Origin(VcKind.BARRIER_DIVERGENCE, ctx.span(stmt.span), "H-SYNC (strict, §7)")
+    uniform = enc.grid_uniform(mask) if stmt.grid else enc.barrier_uniform(mask)
+    rule = "H-SYNC (strict, §7, over the grid)" if stmt.grid else "H-SYNC (strict, §7)"
+    origin = Origin(VcKind.BARRIER_DIVERGENCE, ctx.span(stmt.span), rule)
     return conj(GLeaf(uniform, origin), post)
 
 

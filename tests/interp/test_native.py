@@ -53,6 +53,14 @@ NOT_NATIVE |= {
     "bug_mul24_operand_too_wide",
     "curand_coin_flips",
 }
+# cooperative groups: the emulation header has no <cooperative_groups.h> (nor grids)
+NOT_NATIVE |= {
+    "coop_grid_barrier",
+    "bug_coop_grid_barrier_in_block_branch",
+    "coop_thread_block_sync",
+    "bug_coop_thread_block_divergence",
+}
+NOT_NATIVE |= {"struct_inherit", "bug_struct_inherit_field"}  # struct parameters
 
 
 @pytest.fixture(scope="module")

@@ -163,6 +163,22 @@ def test_file_without_kernel(text: str) -> None:
     err = error_of(text)
     assert err.message == "no '__global__' kernel in the file"
     assert (err.span.line, err.span.col) == (1, 1)
+    # a file of device functions only (GPUVerify tests their `__ensures` so) says so
+    assert ("only device functions (f)" in (err.hint or "")) == text.startswith("__device__ int f")
+
+
+def test_host_variable_in_device_code_says_what_to_do() -> None:
+    err = error_of("int x;\n__global__ void k(int *a) { a[0] = x; }\n")
+    assert "reference to __host__ variable 'x'" in err.message
+    assert err.hint is not None and "declare it '__device__'" in err.hint
+    assert (err.span.line, err.span.col) == (2, 36)
+
+
+def test_align_of_cuda_is_known() -> None:
+    spec = parse_text(
+        "typedef struct __align__(16) { int a, b; } P;\n__global__ void k(P *p) { p[0].a = 1; }\n"
+    )
+    assert [k.name for k in spec.kernels] == ["k"]
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@
 #define __constant__ __attribute__((constant))
 #define __forceinline__ __attribute__((always_inline))
 #define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
 typedef unsigned long size_t;
 #define __HG_VEC(t, n) struct n##2 { t x, y; }; struct n##3 { t x, y, z; }; struct n##4 { t x, y, z, w; };
 __HG_VEC(int, int) __HG_VEC(unsigned int, uint) __HG_VEC(float, float) __HG_VEC(char, char)
