@@ -68,9 +68,9 @@ def main() -> int:
     )
     parser.add_argument("-o", "--output", type=Path, default=RESULTS)
     args = parser.parse_args()
-    files = sorted(args.suite.rglob("*.cu"))
+    files = sorted([*args.suite.rglob("*.cu"), *args.suite.rglob("*.cl")])
     if not files:
-        print(f"no .cu files under {args.suite}", file=sys.stderr)
+        print(f"no .cu or .cl files under {args.suite}", file=sys.stderr)
         return 3
     rows = []
     start = time.perf_counter()

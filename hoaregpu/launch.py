@@ -102,6 +102,35 @@ def parse_dims(text: str, flag: str) -> Dims:
     return (sizes[0], sizes[1], sizes[2])
 
 
+def opencl_launch(local_size: str | None, num_groups: str | None, global_size: str | None) -> Launch:
+    """OpenCL's launch flags (GPUVerify's spelling): `--local_size` is blockDim (work-items per
+    work-group), `--num_groups` gridDim, `--global_size` their product (all work-items), which
+    must be divisible by the local size in each dimension."""
+    block = parse_dims(local_size, "--local_size") if local_size is not None else None
+    grid = parse_dims(num_groups, "--num_groups") if num_groups is not None else None
+    if global_size is not None:
+        total = parse_dims(global_size, "--global_size")
+        if block is None:
+            raise ConfigError("--global_size needs --local_size (the work-group size) for the work-groups")
+        groups: list[int] = []
+        for axis, (t, b) in enumerate(zip(total, block, strict=True)):
+            assert t is not None and b is not None
+            if t % b:
+                raise ConfigError(
+                    f"--global_size {t} is not a multiple of --local_size {b} in dimension {axis}:"
+                    " every work-group has the same size"
+                )
+            groups.append(t // b)
+        derived: Dims = (groups[0], groups[1], groups[2])
+        if grid is not None and grid != derived:
+            raise ConfigError(
+                f"--global_size / --local_size give {list(derived)} work-groups,"
+                f" but --num_groups gives {list(grid)}"
+            )
+        grid = derived
+    return Launch(block or (None, None, None), grid or (None, None, None))
+
+
 @dataclass(frozen=True)
 class Geometry:
     """A concrete launch as the interpreters see it: every size known, threads numbered in

@@ -38,7 +38,7 @@ from .gpuverify import Dialect
 GLOBAL, LOCAL, CONSTANT, PRIVATE = 1, 2, 3, 4
 
 # the work-item functions read as the built-in coordinates (component d)
-_COORDINATES = {
+_COORDINATES: dict[str, type[ThreadId | BlockId | ThreadCount | BlockCount]] = {
     "get_local_id": ThreadId,
     "get_group_id": BlockId,
     "get_local_size": ThreadCount,
