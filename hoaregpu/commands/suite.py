@@ -125,12 +125,13 @@ def render(rows: Sequence[Row]) -> str:
     lines.append(f"| all | {len(rows)} | " + " | ".join(str(total[c]) for c in COLUMNS) + " |")
     share = f"{100 * s['read_share']:.0f} %" if isinstance(s["read_share"], float) else "-"
     agreement = s["agreement"]
+    languages = [
+        f"{lang} {sum(r.verdict != 'not read' for r in group)}/{len(group)}"
+        for lang, group in rows_by(rows, lambda r: r.language)
+    ]
     lines += [
         "",
-        f"read: {s['read']} of {s['kernels']} kernels ({share}); "
-        + ", ".join(
-            f"{lang} {s['read_by_language'].get(lang, 0)}/{n}" for lang, n in s["by_language"].items()
-        ),  # type: ignore[attr-defined]
+        f"read: {s['read']} of {s['kernels']} kernels ({share}); " + ", ".join(languages),
         f"agreement on what we check: {s['agree']} of {s['counted']}"
         + (f" ({100 * agreement:.1f} %)" if isinstance(agreement, float) else ""),
     ]
