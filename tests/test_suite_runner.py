@@ -79,6 +79,14 @@ def test_agreement_table() -> None:
     assert [agreement(asserting, v) for v in ("verified", "failed")] == ["disagree", "agree"]
     assert [agreement(racy, v) for v in ("verified", "failed")] == ["unchecked", "agree"]
     assert [agreement(clang, v) for v in ("not read", "verified")] == ["agree", "unchecked"]
+    # GPUVerify flags that change what it checks make a kernel incomparable
+    candidates = read_header("//pass\n//--local_size=4 --invariants-as-candidates\n")
+    assert candidates.incomparable == ("--invariants-as-candidates",)
+    assert agreement(candidates, "failed") == "unchecked"
+    # an xfail kernel of unsaid reason where we have nothing to prove fails for a race or access
+    unsaid = read_header("//xfail:NOT_ALL_VERIFIED\n//--local_size=4\n")
+    assert agreement(unsaid, "verified", vcs=0) == "unchecked"
+    assert agreement(unsaid, "verified", vcs=2) == "disagree"
 
 
 # ---------------------------------------------------------------- running a suite

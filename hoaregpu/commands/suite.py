@@ -138,9 +138,11 @@ def render(rows: Sequence[Row]) -> str:
     disagreements = [r for r in rows if r.agreement == "disagree"]
     if disagreements:
         lines += ["", "disagreements:"]
-        lines += [
-            f"  {r.file}: expected {r.expected}, ours {r.verdict} {r.detail}".rstrip() for r in disagreements
-        ]
+        for kind, group in rows_by(disagreements, lambda r: r.why):
+            lines.append(f"  {kind} ({len(group)}):")
+            lines += [
+                f"    {r.file}: expected {r.expected}, ours {r.verdict} {r.detail}".rstrip() for r in group
+            ]
     blockers = Counter(f"{r.stage}: {r.detail}" for r in rows if r.verdict == "not read")
     if blockers:
         lines += ["", "not read (first blocker per kernel):"]

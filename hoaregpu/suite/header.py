@@ -23,6 +23,24 @@ from ..launch import Launch, opencl_launch, parse_dims
 # GPUVerify's expected outcomes whose failures are tool errors rather than verdicts
 TOOL_ERRORS = frozenset({"CLANG_ERROR", "COMMAND_LINE_ERROR", "BUGLE_ERROR", "GPUVERIFYVCGEN_ERROR"})
 
+# GPUVerify flags that change what it checks or assumes, so that its verdict is not comparable
+# with ours: the kernel is scored `unchecked`
+INCOMPARABLE_FLAGS = frozenset(
+    {
+        "--no-annotations",  # annotations ignored
+        "--invariants-as-candidates",  # invariants kept only where they hold
+        "--only-requires",
+        "--only-divergence",
+        "--only-log",
+        "--only-intra-group",
+        "--warp-sync",  # warp-synchronous semantics
+        "--kernel-args",  # fixes argument values
+        "--global_offset",  # shifts get_global_id
+        "--no-barrier-access-checks",
+        "--asymmetric-asserts",
+    }
+)
+
 # what an xfail kernel's expected error says, first match wins: (pattern, category, checked by us)
 _CATEGORIES: tuple[tuple[str, str, bool], ...] = (
     (r"barrier invariant", "barrier-invariant", False),
@@ -48,6 +66,11 @@ class Header:
     defines: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
     ignored: tuple[str, ...] = ()  # GPUVerify flags without meaning here
+
+    @property
+    def incomparable(self) -> tuple[str, ...]:
+        """The ignored flags that change what GPUVerify checks or assumes."""
+        return tuple(f for f in self.ignored if f.split("=")[0] in INCOMPARABLE_FLAGS)
 
     @property
     def checked(self) -> bool:

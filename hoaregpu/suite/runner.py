@@ -45,6 +45,7 @@ class Row:
     detail: str = ""  # not read: the construct or message; failed: the refuted VCs
     seconds: float = 0.0
     notes: str = ""  # GPUVerify flags ignored
+    why: str = ""  # a disagreement's or an unchecked kernel's kind (see `why`)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -60,7 +61,15 @@ def find_tests(root: Path) -> list[Path]:
     return sorted(p for name in TEST_NAMES for p in root.rglob(name))
 
 
-def agreement(header: Header, verdict: str) -> str:
+def agreement(header: Header, verdict: str, vcs: int | None = None) -> str:
+    """How our verdict compares with the header's (the table in the module docstring). A
+    kernel with GPUVerify flags that change what it checks is `unchecked`, and so is an
+    xfail kernel of unsaid reason in which we have nothing to prove (no assertion, barrier
+    or wrap check: what GPUVerify finds there can only be a race or a bad access)."""
+    if header.incomparable and verdict != "not read":
+        return "unchecked"
+    if header.expected == "xfail" and verdict == "verified" and not header.category and vcs == 0:
+        return "unchecked"
     if header.expected == "xfail" and header.reason in TOOL_ERRORS:
         return "agree" if verdict == "not read" else "unchecked"
     if verdict == "not read":
@@ -106,17 +115,42 @@ def run_one(path: Path, root: Path, timeout: float, solver: str, vc_timeout: flo
         detail += " (confirmed by execution)"
     if verdict == "verified" and out.get("vcs") == 0:
         detail = "nothing to prove"
+    vcs = out.get("vcs")
+    agreed = agreement(header, verdict, vcs if isinstance(vcs, int) else None)
     return Row(
         rel,
         language,
         header.label,
         verdict,
-        agreement(header, verdict),
+        agreed,
         str(out.get("stage", "")),
         detail,
         round(seconds, 2),
         notes,
+        why(header, out, agreed),
     )
+
+
+def why(header: Header, out: dict[str, Any], agreed: str) -> str:
+    """What kind of disagreement (or why unchecked) a kernel is, for the report."""
+    if agreed == "unchecked":
+        if header.incomparable:
+            return "GPUVerify flag " + " ".join(header.incomparable) + " changes what it checks"
+        if header.reason in TOOL_ERRORS:
+            return f"GPUVerify expects its own tool error ({header.reason})"
+        return f"expected failure not checked by hoaregpu ({header.category or 'race or access'})"
+    if agreed != "disagree":
+        return ""
+    if out["verdict"] == "verified":
+        return "hoaregpu verified what GPUVerify expects to fail"
+    kinds = {f.split(":")[0] for f in out.get("failures", [])}
+    if out.get("confirmed"):
+        return "failure confirmed by execution"
+    if kinds and kinds <= {"unsigned-wrap", "narrowing"}:
+        return "semantics: hoaregpu's integers must not wrap, C's unsigned ones may"
+    if out.get("loops_without_invariant"):
+        return "incomplete: loops without invariant (GPUVerify infers invariants)"
+    return "refuted, not confirmed by execution"
 
 
 def _env() -> dict[str, str]:

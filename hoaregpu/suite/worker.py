@@ -72,12 +72,14 @@ def verify_one(path: str, timeout: float, solver: str) -> dict[str, Any]:
         if r.result.outcome.name == "REFUTED"
     ]
     confirmed = any(r.replay is not None and r.replay.confirmed for k in results for r in k.results)
+    missing = sum(len(k.prepared.missing_invariants) for k in results)
     return {
         "verdict": verdict,
         "vcs": vcs,
         "failures": failures,
         "confirmed": confirmed,
         "vacuous": "vacuous" in verdicts,
+        "loops_without_invariant": missing,
     }
 
 
