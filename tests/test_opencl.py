@@ -143,6 +143,9 @@ def test_vector_types_are_plain_structs() -> None:
         """
     )
     assert set(k.params) >= {"p.x", "p.y", "out"}
+    # OpenCL's sizes: a 3-vector takes the room of a 4-vector
+    sizes = lowered("__kernel void k(__global int *a) { a[0] = sizeof(int3); a[1] = sizeof(float2); }\n")
+    assert "a[0] := 16" in show_kernel(sizes) and "a[1] := 8" in show_kernel(sizes)
 
 
 # ---------------------------------------------------------------- verdicts

@@ -15,13 +15,16 @@ typedef unsigned char uchar;
 typedef unsigned short ushort;
 typedef unsigned int uint;
 typedef unsigned long ulong;
-/* vector types as plain structs: components .x .y .z .w (no swizzles, no arithmetic) */
-#define __HG_VEC(t, n) typedef struct { t x, y; } n##2; typedef struct { t x, y, z; } n##3; \
-  typedef struct { t x, y, z, w; } n##4;
+/* vector types as plain structs: components .x .y .z .w (no swizzles, no arithmetic), with
+   OpenCL's sizes and alignments (a 3-vector takes the room of a 4-vector) for sizeof */
+#define __HG_ALIGNED(t, k) __attribute__((aligned(k * sizeof(t))))
+#define __HG_VEC(t, n) typedef struct __HG_ALIGNED(t, 2) { t x, y; } n##2; \
+  typedef struct __HG_ALIGNED(t, 4) { t x, y, z; } n##3; typedef struct __HG_ALIGNED(t, 4) { t x, y, z, w; } n##4;
 __HG_VEC(char, char) __HG_VEC(uchar, uchar) __HG_VEC(short, short) __HG_VEC(ushort, ushort)
 __HG_VEC(int, int) __HG_VEC(uint, uint) __HG_VEC(long, long) __HG_VEC(ulong, ulong)
 __HG_VEC(float, float)
 #undef __HG_VEC
+#undef __HG_ALIGNED
 
 /* work-items: get_local_id(d) is threadIdx, get_group_id(d) blockIdx, get_local_size(d)
    blockDim, get_num_groups(d) gridDim (component d, a constant 0..2) */
