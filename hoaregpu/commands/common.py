@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigError
-from ..frontend.clang import ClangOptions
 from ..launch import Launch, opencl_launch, parse_dims
 from ..solvers import SolverOptions
+
+if TYPE_CHECKING:
+    from ..frontend.clang import ClangOptions
 
 EXIT_CODES = """exit codes:
   0  every verification condition proved
@@ -105,6 +108,8 @@ def add_preprocessor_options(p: argparse.ArgumentParser) -> None:
 
 
 def clang_options(args: argparse.Namespace) -> ClangOptions:
+    from ..frontend.clang import ClangOptions  # the front end is imported where used
+
     return ClangOptions(tuple(getattr(args, "defines", ())), tuple(getattr(args, "include_dirs", ())))
 
 

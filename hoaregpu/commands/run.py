@@ -14,6 +14,7 @@ from .common import EXIT_INPUT, add_grid_options, add_preprocessor_options, clan
 
 if TYPE_CHECKING:  # the pipeline is imported where used: `hoaregpu --help` must start fast
     from ..core import Kernel
+    from ..frontend.clang import ClangOptions
     from ..interp.results import RunResult
     from ..launch import Geometry
 

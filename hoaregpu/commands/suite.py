@@ -12,9 +12,10 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..solvers.portfolio import check_solver
-from ..suite.runner import Row, find_tests, rows_by, run_suite
+if TYPE_CHECKING:
+    from ..suite.runner import Row
 
 COLUMNS = ("agree", "disagree", "undecided", "unchecked", "not read")
 SUITE_EXIT = """exit codes:
@@ -47,6 +48,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import ConfigError
+    from ..solvers.portfolio import check_solver
+    from ..suite.runner import find_tests
 
     check_solver(args.solver)
     if args.jobs < 1 or args.kernel_timeout <= 0 or args.timeout <= 0:
@@ -68,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(files: Sequence[Path], root: Path, args: argparse.Namespace) -> list[Row]:
+    from ..suite.runner import run_suite
+
     kwargs = {
         "jobs": args.jobs,
         "timeout": args.kernel_timeout,
@@ -96,6 +101,8 @@ def _run(files: Sequence[Path], root: Path, args: argparse.Namespace) -> list[Ro
 
 
 def summary(rows: Sequence[Row]) -> dict[str, object]:
+    from ..suite.runner import rows_by
+
     read = [r for r in rows if r.verdict != "not read"]
     counted = [r for r in read if r.agreement in ("agree", "disagree")]
     agree = sum(r.agreement == "agree" for r in counted)
@@ -113,6 +120,8 @@ def summary(rows: Sequence[Row]) -> dict[str, object]:
 
 
 def render(rows: Sequence[Row]) -> str:
+    from ..suite.runner import rows_by
+
     lines = [
         "| expected | kernels | " + " | ".join(COLUMNS) + " |",
         "| --- | ---: |" + " ---: |" * len(COLUMNS),
@@ -153,6 +162,8 @@ def render(rows: Sequence[Row]) -> str:
 
 
 def to_csv(rows: Sequence[Row]) -> str:
+    from ..suite.runner import Row
+
     buf = io.StringIO()
     fields = list(Row.__dataclass_fields__)
     w = csv.DictWriter(buf, fieldnames=fields)

@@ -15,7 +15,6 @@ from .common import (
     add_grid_options,
     add_preprocessor_options,
     add_solver_options,
-    clang_options,
     launch_of,
 )
 
