@@ -32,7 +32,7 @@ def lowered(text: str, path: str = "k.cl", options: ClangOptions | None = None) 
 def verdict(tmp_path: Path, text: str, launch: Launch | None = None) -> tuple[str, list[str]]:
     f = tmp_path / "k.cl"
     f.write_text(src(text))
-    run = verify([str(f)], VerifyOptions(solver_options=SolverOptions(timeout=30.0), threads=launch))
+    run = verify([str(f)], VerifyOptions(solver_options=SolverOptions(timeout=60.0), threads=launch))
     assert not run.errors, [e.render() for e in run.errors]
     (k,) = run.kernels
     refuted = [
