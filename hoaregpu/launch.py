@@ -87,8 +87,11 @@ class Launch:
 
 
 def parse_dims(text: str, flag: str) -> Dims:
-    """GPUVerify's spelling: `64`, `[64]`, `[16,16]`, `16,16,1`; missing trailing sizes are 1."""
+    """GPUVerify's spelling: `64`, `[64]`, `[16,16]`, `16,16,1`; missing trailing sizes are 1;
+    `*` leaves every size open (symbolic)."""
     body = text.strip()
+    if body == "*":
+        return (None, None, None)
     if body.startswith("[") and body.endswith("]"):
         body = body[1:-1]
     parts = [p.strip() for p in body.split(",")] if body.strip() else []
@@ -114,14 +117,16 @@ def opencl_launch(local_size: str | None, num_groups: str | None, global_size: s
             raise ConfigError("--global_size needs --local_size (the work-group size) for the work-groups")
         groups: list[int] = []
         for axis, (t, b) in enumerate(zip(total, block, strict=True)):
-            assert t is not None and b is not None
+            if t is None or b is None:  # `*`: the work-groups are left open
+                groups.append(0)
+                continue
             if t % b:
                 raise ConfigError(
                     f"--global_size {t} is not a multiple of --local_size {b} in dimension {axis}:"
                     " every work-group has the same size"
                 )
             groups.append(t // b)
-        derived: Dims = (groups[0], groups[1], groups[2])
+        derived: Dims = (groups[0] or None, groups[1] or None, groups[2] or None)
         if grid is not None and grid != derived:
             raise ConfigError(
                 f"--global_size / --local_size give {list(derived)} work-groups,"

@@ -234,6 +234,7 @@ def test_opencl_launch_sizes() -> None:
     assert opencl_launch("8", None, "64") == Launch((8, 1, 1), (8, 1, 1))
     assert opencl_launch("[4,4]", "[2,3]", "[8,12]") == Launch((4, 4, 1), (2, 3, 1))
     assert opencl_launch(None, None, None) == Launch()
+    assert opencl_launch("8", None, "*") == Launch((8, 1, 1), (None, None, None))  # GPUVerify's `*`: open
 
 
 @pytest.mark.parametrize(

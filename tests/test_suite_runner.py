@@ -57,6 +57,13 @@ def test_expected_error_categories(expectation: str, category: str, checked: boo
     assert (h.category, h.checked) == (category, checked)
 
 
+def test_only_the_second_line_holds_flags() -> None:
+    h = read_header(
+        "//xfail:COMMAND_LINE_ERROR\n//--local_size=8\n//--num_groups=: not allowed with --global_size\n"
+    )
+    assert h.local_size == "8" and h.num_groups is None and h.ignored == ()
+
+
 def test_tool_errors_and_missing_headers() -> None:
     h = read_header("//xfail:CLANG_ERROR\n//--blockDim=4\n")
     assert h.reason == "CLANG_ERROR" and not h.checked

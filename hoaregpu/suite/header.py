@@ -44,7 +44,7 @@ INCOMPARABLE_FLAGS = frozenset(
 # what an xfail kernel's expected error says, first match wins: (pattern, category, checked by us)
 _CATEGORIES: tuple[tuple[str, str, bool], ...] = (
     (r"barrier invariant", "barrier-invariant", False),
-    (r"race", "race", False),
+    (r"race|write by|read by", "race", False),
     (r"null pointer", "null-pointer", False),
     (r"array|bounds", "bounds", False),
     (r"constant memory", "constant-write", True),
@@ -125,8 +125,9 @@ def read_header(text: str) -> Header:
         if not line.startswith("//"):
             break
         comments.append(line[2:].strip())
-    flags = [c for c in comments if c.startswith("-")]
-    expectation = " ".join(c for c in comments if c and not c.startswith("-"))
+    # the flags are the second line (GPUVerify's tester); later lines are the expected error
+    flags = comments[:1] if comments and comments[0].startswith("-") else []
+    expectation = " ".join(comments[len(flags) :])
     values: dict[str, str] = {}
     defines: list[str] = []
     includes: list[str] = []

@@ -144,10 +144,10 @@ def why(header: Header, out: dict[str, Any], agreed: str) -> str:
     if out["verdict"] == "verified":
         return "hoaregpu verified what GPUVerify expects to fail"
     kinds = {f.split(":")[0] for f in out.get("failures", [])}
+    if kinds and kinds <= {"unsigned-wrap", "narrowing"}:  # execution shows the wrap C allows
+        return "semantics: hoaregpu's integers must not wrap, C's unsigned ones may"
     if out.get("confirmed"):
         return "failure confirmed by execution"
-    if kinds and kinds <= {"unsigned-wrap", "narrowing"}:
-        return "semantics: hoaregpu's integers must not wrap, C's unsigned ones may"
     if out.get("loops_without_invariant"):
         return "incomplete: loops without invariant (GPUVerify infers invariants)"
     return "refuted, not confirmed by execution"
