@@ -177,7 +177,14 @@ def test_our_annotations_in_opencl(tmp_path: Path) -> None:
         }
         """
     assert verdict(tmp_path, text) == ("verified", [])
-    assert verdict(tmp_path, text.replace("a[i] == i", "a[i] == i + 1"))[0] == "failed"
+    bug = """
+        /*@ requires blockDim.x == 4 && gridDim.x == 1;
+            ensures a[threadIdx.x] == threadIdx.x + 1; */
+        __kernel void k(__global int *a) {
+            a[get_local_id(0)] = get_local_id(0);
+        }
+        """
+    assert verdict(tmp_path, bug) == ("failed", ["postcondition:2"])
 
 
 def test_launch_from_the_command_line_decides(tmp_path: Path) -> None:
