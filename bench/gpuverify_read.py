@@ -1,5 +1,5 @@
 """How much of the GPUVerify test suite hoaregpu reads: parsed by the front end and lowered
-to the core language (not yet verified).
+to the core language (not yet verified), CUDA (`.cu`) and OpenCL (`.cl`) kernels.
 
 Run on a local copy of the suite (never copied into this repository), e.g. after fetching
 mc-imperial/gpuverify: `python bench/gpuverify_read.py /path/to/gpuverify/testsuite`.
@@ -68,26 +68,43 @@ def main() -> int:
     )
     parser.add_argument("-o", "--output", type=Path, default=RESULTS)
     args = parser.parse_args()
-    files = sorted(args.suite.rglob("*.cu"))
+    files = sorted([*args.suite.rglob("*.cu"), *args.suite.rglob("*.cl")])
     if not files:
-        print(f"no .cu files under {args.suite}", file=sys.stderr)
+        print(f"no .cu or .cl files under {args.suite}", file=sys.stderr)
         return 3
     rows = []
     start = time.perf_counter()
     for f in files:
         outcome, detail = classify(f)
-        rows.append({"file": str(f.relative_to(args.suite)), "outcome": outcome, "detail": detail})
+        language = "OpenCL" if f.suffix == ".cl" else "CUDA"
+        rows.append(
+            {
+                "file": str(f.relative_to(args.suite)),
+                "language": language,
+                "outcome": outcome,
+                "detail": detail,
+            }
+        )
     elapsed = time.perf_counter() - start
     counts = Counter(r["outcome"] for r in rows)
+    languages = sorted({r["language"] for r in rows})
+    by_language = {lang: Counter(r["outcome"] for r in rows if r["language"] == lang) for lang in languages}
     blockers = Counter(f"{r['outcome']}: {r['detail']}" for r in rows if r["outcome"] != "read")
     args.output.mkdir(parents=True, exist_ok=True)
     (args.output / "gpuverify_read.json").write_text(
         json.dumps(
-            {"kernels": len(rows), "counts": counts, "seconds": round(elapsed, 1), "rows": rows}, indent=1
+            {
+                "kernels": len(rows),
+                "counts": counts,
+                "by_language": by_language,
+                "seconds": round(elapsed, 1),
+                "rows": rows,
+            },
+            indent=1,
         )
     )
     lines = [
-        "# GPUVerify CUDA kernels read by hoaregpu",
+        "# GPUVerify kernels read by hoaregpu",
         "",
         f"{len(rows)} kernels, {elapsed:.1f} s. Read = parsed by the Clang front end and lowered to the core"
         " language (not yet verified).",
@@ -95,6 +112,13 @@ def main() -> int:
         "| outcome | kernels | share |",
         "| --- | ---: | ---: |",
         *(f"| {k} | {v} | {100 * v / len(rows):.0f} % |" for k, v in counts.most_common()),
+        "",
+        "| language | kernels | read | share |",
+        "| --- | ---: | ---: | ---: |",
+        *(
+            f"| {lang} | {sum(c.values())} | {c['read']} | {100 * c['read'] / sum(c.values()):.0f} % |"
+            for lang, c in by_language.items()
+        ),
         "",
         "## What blocks the others (first blocking construct per kernel)",
         "",
@@ -104,7 +128,7 @@ def main() -> int:
         "",
     ]
     (args.output / "gpuverify_read.md").write_text("\n".join(lines))
-    print("\n".join(lines[: 10 + len(counts)]))
+    print("\n".join(lines[: 14 + len(counts) + len(languages)]))
     return 0
 
 

@@ -132,9 +132,11 @@ def verify(
     cache: bool = True,
     replay: bool = True,
     solver_cmd: Sequence[str] = (),
+    defines: Sequence[str] = (),
+    include_dirs: Sequence[str] = (),
     on_prepared: Callable[[Sequence[PreparedKernel]], None] | None = None,
 ) -> Verification:
-    """Verify the kernels of files or folders (folders: every `*.cu` below them).
+    """Verify the kernels of files or folders (folders: every `*.cu` and `*.cl` below them).
 
     The options are those of `hoaregpu verify` (README, "Command-line reference"):
     - `solver`: a backend name, a list `"z3,cvc5"` or `"portfolio"`;
@@ -144,8 +146,10 @@ def verify(
     - `replay`: run each counterexample on the interpreter to confirm it;
     - `solver_cmd`: SMT-LIB solvers by command, `"mine=/opt/bin/mysolver --smt2"`, as
       `--solver-cmd` (`hoaregpu.toml` is read too);
+    - `defines=("N=8",)`, `include_dirs`: the preprocessor's `-D` and `-I`;
     - `on_prepared`: sees the kernels after lowering and VC generation, before any solver runs.
     """
+    from .frontend.clang import ClangOptions
     from .solvers.config import register_user_solvers
     from .solvers.portfolio import check_solver, confirm_members
 
@@ -162,8 +166,9 @@ def verify(
         cache=cache,
         confirm=confirm,
         unroll=unroll,
+        clang=ClangOptions(tuple(defines), tuple(include_dirs)),
     )
-    prepared, errors = driver.prepare(names, options.threads, options.unroll)
+    prepared, errors = driver.prepare(names, options.threads, options.unroll, options.clang)
     if on_prepared is not None:
         on_prepared(prepared)
     solved = driver.solve(prepared, options)

@@ -8,11 +8,11 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
-from .commands import bench, check, lsp, prove, run, solvers, test, verify
+from .commands import bench, check, lsp, prove, run, solvers, suite, test, verify
 from .commands.common import EXIT_CODES, EXIT_INPUT, EXIT_INTERNAL
 from .errors import HoareGpuError, SpecError
 
-COMMANDS = (verify, run, test, solvers, bench, prove, check, lsp)
+COMMANDS = (verify, run, test, solvers, bench, prove, check, lsp, suite)
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a tool killed by a closed pipe
 
 

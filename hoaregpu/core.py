@@ -73,12 +73,19 @@ class Skip:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
+# The memories a barrier orders: CUDA's `__syncthreads()` both; OpenCL's `barrier(flags)` those
+# its CLK_LOCAL_MEM_FENCE / CLK_GLOBAL_MEM_FENCE flags name. The lockstep rules do not
+# depend on them (every thread sees one memory); they are kept for the race checks.
+ALL_FENCES = frozenset({"local", "global"})
+
+
 @dataclass(frozen=True)
 class Sync:
     span: Span | None = field(default=None, compare=False, repr=False)
     # a barrier of the whole grid (cooperative groups' `grid_group::sync()`), not of a block:
     # every thread of every block reaches it or none does, and it orders memory across blocks
     grid: bool = False
+    fences: frozenset[str] = field(default=ALL_FENCES, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

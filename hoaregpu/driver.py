@@ -20,7 +20,7 @@ from pysmt.shortcuts import Not
 
 from . import core
 from .errors import ConfigError, HoareGpuError, SpecError
-from .frontend import parse_file
+from .frontend import ClangOptions, parse_file
 from .grid import with_contract
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
@@ -47,6 +47,7 @@ class VerifyOptions:
     cache: bool = False  # look up / store definitive answers in the result cache (CLI: on)
     confirm: bool = False  # a VC is proved only by two solver families (`solvers.portfolio`)
     unroll: int = DEFAULT_UNROLL  # iterations up to which a loop without invariant is unrolled
+    clang: ClangOptions = field(default_factory=ClangOptions)  # `-D`, `-I`
 
     def __post_init__(self) -> None:
         if self.unroll < 0:
@@ -134,12 +135,12 @@ class RunResult:
 
 
 def spec_files(paths: Sequence[str]) -> list[str]:
-    """The `.cu` files named, or found (sorted) under the folders named."""
+    """The `.cu` and `.cl` files named, or found (sorted) under the folders named."""
     out: list[str] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            out.extend(str(f) for f in sorted(path.rglob("*.cu")))
+            out.extend(str(f) for f in sorted([*path.rglob("*.cu"), *path.rglob("*.cl")]))
         elif path.is_file():
             out.append(str(path))
         else:
@@ -157,9 +158,9 @@ def fresh_env() -> Iterator[Environment]:
         pop_env()
 
 
-def load_kernels(path: str) -> tuple[core.Kernel, ...]:
+def load_kernels(path: str, clang: ClangOptions | None = None) -> tuple[core.Kernel, ...]:
     """Parse and lower a file; the transform is applied by `prepare_kernel`."""
-    return lower_file(parse_file(path))
+    return lower_file(parse_file(path, clang))
 
 
 def kernel_launch(kernel: core.Kernel, given: int | Launch | None) -> Launch:
@@ -194,13 +195,16 @@ def prepare_kernel(
 
 
 def prepare(
-    paths: Sequence[str], threads: int | Launch | None, unroll_limit: int = DEFAULT_UNROLL
+    paths: Sequence[str],
+    threads: int | Launch | None,
+    unroll_limit: int = DEFAULT_UNROLL,
+    clang: ClangOptions | None = None,
 ) -> tuple[list[PreparedKernel], list[SpecError]]:
     prepared: list[PreparedKernel] = []
     errors: list[SpecError] = []
     for path in spec_files(paths):
         try:
-            for kernel in load_kernels(path):
+            for kernel in load_kernels(path, clang):
                 prepared.append(prepare_kernel(path, kernel, threads, unroll_limit))
         except SpecError as e:
             errors.append(e)
@@ -298,7 +302,7 @@ def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[
 
 
 def verify(paths: Sequence[str], options: VerifyOptions) -> RunResult:
-    prepared, errors = prepare(paths, options.threads, options.unroll)
+    prepared, errors = prepare(paths, options.threads, options.unroll, options.clang)
     return RunResult(tuple(solve(prepared, options)), tuple(errors))
 
 

@@ -87,8 +87,11 @@ class Launch:
 
 
 def parse_dims(text: str, flag: str) -> Dims:
-    """GPUVerify's spelling: `64`, `[64]`, `[16,16]`, `16,16,1`; missing trailing sizes are 1."""
+    """GPUVerify's spelling: `64`, `[64]`, `[16,16]`, `16,16,1`; missing trailing sizes are 1;
+    `*` leaves every size open (symbolic)."""
     body = text.strip()
+    if body == "*":
+        return (None, None, None)
     if body.startswith("[") and body.endswith("]"):
         body = body[1:-1]
     parts = [p.strip() for p in body.split(",")] if body.strip() else []
@@ -100,6 +103,37 @@ def parse_dims(text: str, flag: str) -> Dims:
     if any(s < 1 for s in sizes):
         raise ConfigError(f"{flag} sizes must be at least 1, not {text!r}")
     return (sizes[0], sizes[1], sizes[2])
+
+
+def opencl_launch(local_size: str | None, num_groups: str | None, global_size: str | None) -> Launch:
+    """OpenCL's launch flags (GPUVerify's spelling): `--local_size` is blockDim (work-items per
+    work-group), `--num_groups` gridDim, `--global_size` their product (all work-items), which
+    must be divisible by the local size in each dimension."""
+    block = parse_dims(local_size, "--local_size") if local_size is not None else None
+    grid = parse_dims(num_groups, "--num_groups") if num_groups is not None else None
+    if global_size is not None:
+        total = parse_dims(global_size, "--global_size")
+        if block is None:
+            raise ConfigError("--global_size needs --local_size (the work-group size) for the work-groups")
+        groups: list[int] = []
+        for axis, (t, b) in enumerate(zip(total, block, strict=True)):
+            if t is None or b is None:  # `*`: the work-groups are left open
+                groups.append(0)
+                continue
+            if t % b:
+                raise ConfigError(
+                    f"--global_size {t} is not a multiple of --local_size {b} in dimension {axis}:"
+                    " every work-group has the same size"
+                )
+            groups.append(t // b)
+        derived: Dims = (groups[0] or None, groups[1] or None, groups[2] or None)
+        if grid is not None and grid != derived:
+            raise ConfigError(
+                f"--global_size / --local_size give {list(derived)} work-groups,"
+                f" but --num_groups gives {list(grid)}"
+            )
+        grid = derived
+    return Launch(block or (None, None, None), grid or (None, None, None))
 
 
 @dataclass(frozen=True)

@@ -208,7 +208,7 @@ class _Lowerer:
                 return self._opaque(body, s.contract_call, s.span)
             return body
         if isinstance(s, syntax.SyncStmt):
-            return core.Sync(s.span, grid=s.grid)
+            return core.Sync(s.span, grid=s.grid, fences=s.fences)
         if isinstance(s, syntax.ExitStmt):
             return core.Exit(s.kind, s.span)
         if isinstance(s, syntax.AliasDecl):

@@ -11,7 +11,7 @@ from enum import Enum
 from typing import TypeAlias
 
 from .atomics import AtomicOp
-from .core import ExitKind
+from .core import ALL_FENCES, ExitKind
 from .errors import Span, SpecWarning
 from .terms import BinOp, Term, Var
 
@@ -152,10 +152,12 @@ class Block:
 
 @dataclass(frozen=True)
 class SyncStmt:
-    """`__syncthreads();`; with `grid`, a barrier of the whole grid (`grid_group::sync()`)."""
+    """`__syncthreads();`; with `grid`, a barrier of the whole grid (`grid_group::sync()`);
+    OpenCL's `barrier(flags);` (`fences`: the memories it orders)."""
 
     span: Span = field(compare=False, repr=False)
     grid: bool = False
+    fences: frozenset[str] = field(default=ALL_FENCES, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -220,7 +220,7 @@ def test_internal_error_is_reported_as_such_with_exit_4(
     """A bug (here: a lowering stage that crashes) is not shown as a bare traceback."""
     import hoaregpu.driver
 
-    def crash(path: str) -> None:
+    def crash(path: str, clang: object = None) -> None:
         raise ZeroDivisionError("boom")
 
     monkeypatch.delenv("HOAREGPU_DEBUG", raising=False)

@@ -60,7 +60,7 @@ def expectation(path: Path) -> tuple[str, set[tuple[str, int]]]:
 
 
 def spec_paths(verdict: str) -> list[Path]:
-    return [p for p in sorted(SPECS.glob("*.cu")) if expectation(p)[0] == verdict]
+    return [p for p in sorted([*SPECS.glob("*.cu"), *SPECS.glob("*.cl")]) if expectation(p)[0] == verdict]
 
 
 def kernels_of(path: Path) -> list[Kernel]:

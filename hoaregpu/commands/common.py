@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigError
-from ..launch import Launch, parse_dims
+from ..launch import Launch, opencl_launch, parse_dims
 from ..solvers import SolverOptions
+
+if TYPE_CHECKING:
+    from ..frontend.clang import ClangOptions
 
 EXIT_CODES = """exit codes:
   0  every verification condition proved
@@ -68,12 +72,60 @@ def add_grid_options(p: argparse.ArgumentParser) -> None:
         help="fix gridDim, e.g. 8 or [4,4] (sizes not given are 1)",
     )
 
+    # OpenCL's names (a work-group is a block, a work-item a thread)
+    p.add_argument(
+        "--local_size",
+        dest="local_size",
+        metavar="[X,Y,Z]",
+        help="OpenCL: work-items per work-group (= --blockDim)",
+    )
+    p.add_argument(
+        "--num_groups",
+        dest="num_groups",
+        metavar="[X,Y,Z]",
+        help="OpenCL: work-groups (= --gridDim)",
+    )
+    p.add_argument(
+        "--global_size",
+        dest="global_size",
+        metavar="[X,Y,Z]",
+        help="OpenCL: work-items in all (= num_groups x local_size; needs --local_size, divisible by it)",
+    )
+
+
+def add_preprocessor_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "-D",
+        dest="defines",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="define a preprocessor macro (repeatable), as for a compiler",
+    )
+    p.add_argument(
+        "-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="add an include folder"
+    )
+
+
+def clang_options(args: argparse.Namespace) -> ClangOptions:
+    from ..frontend.clang import ClangOptions  # the front end is imported where used
+
+    return ClangOptions(tuple(getattr(args, "defines", ())), tuple(getattr(args, "include_dirs", ())))
+
 
 def launch_of(args: argparse.Namespace, threads: int | None = None) -> Launch:
-    """The sizes `--threads`, `--blockDim` and `--gridDim` fix (a contradiction is an input error)."""
+    """The sizes `--threads`, `--blockDim`, `--gridDim` and OpenCL's `--local_size`,
+    `--num_groups`, `--global_size` fix (a contradiction is an input error)."""
     block = parse_dims(args.block_dim, "--blockDim") if args.block_dim is not None else (None, None, None)
     grid = parse_dims(args.grid_dim, "--gridDim") if args.grid_dim is not None else (None, None, None)
-    launch = Launch(block, grid)
+    launch = Launch(block, grid).merged(
+        opencl_launch(
+            getattr(args, "local_size", None),
+            getattr(args, "num_groups", None),
+            getattr(args, "global_size", None),
+        ),
+        lambda name, a, b: f"the OpenCL sizes give {name} = {b}, but --blockDim/--gridDim give {a}",
+    )
     if threads is not None:
         if threads < 1:
             raise ConfigError(f"--threads must be at least 1, not {threads}")

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
 from ..limits import DEFAULT_STEP_BUDGET, INTERLEAVE, LOCKSTEP
-from .common import EXIT_INPUT, add_grid_options, launch_of
+from .common import EXIT_INPUT, add_grid_options, add_preprocessor_options, clang_options, launch_of
 
 if TYPE_CHECKING:  # the pipeline is imported where used: `hoaregpu --help` must start fast
     from ..core import Kernel
+    from ..frontend.clang import ClangOptions
     from ..interp.results import RunResult
     from ..launch import Geometry
 
@@ -27,7 +28,7 @@ RUN_EXIT_CODES = """exit codes:
 
 
 def add_kernel_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help="a .cu file")
+    p.add_argument("file", metavar="FILE", help="a .cu or .cl file")
     p.add_argument("--kernel", metavar="NAME", help="the kernel to run when the file has several")
     p.add_argument(
         "--fail-on-race",
@@ -36,14 +37,14 @@ def add_kernel_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def select_kernel(path: str, name: str | None) -> Kernel:
+def select_kernel(path: str, name: str | None, clang: ClangOptions | None = None) -> Kernel:
     """Parse and lower `path`, pick the kernel, apply the monotonic-loop transform (as `verify`)."""
     from ..driver import load_kernels
     from ..transform import make_monotonic
 
     if not Path(path).is_file():
         raise ConfigError(f"no such file: {path}")
-    kernels = load_kernels(path)
+    kernels = load_kernels(path, clang)
     if name is not None:
         chosen = [k for k in kernels if k.name == name]
         if not chosen:
@@ -112,6 +113,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_kernel_options(p)
     p.add_argument("--threads", type=int, metavar="N", help="thread count (default: the fixed blockDim.x)")
     add_grid_options(p)
+    add_preprocessor_options(p)
     p.add_argument(
         "--input",
         metavar="JSON|@FILE",
@@ -143,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     from ..interp.solver_inputs import AutoInputs
     from ..interp.values import inputs_of
 
-    kernel = select_kernel(args.file, args.kernel)
+    kernel = select_kernel(args.file, args.kernel, clang_options(args))
     threads = geometry(kernel, launch_of(args, args.threads))
     if threads.threads > MAX_RUN_THREADS:
         raise ConfigError(

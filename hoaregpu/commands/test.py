@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ConfigError
 from ..limits import TEST_STEP_BUDGET
-from .common import EXIT_UNDECIDED, add_grid_options, launch_of
+from .common import EXIT_UNDECIDED, add_grid_options, add_preprocessor_options, clang_options, launch_of
 from .run import RACE_KINDS, add_kernel_options, launch_flags, select_kernel
 
 if TYPE_CHECKING:  # the pipeline is imported where used: `hoaregpu --help` must start fast
@@ -67,6 +67,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="thread counts to try (default 1..8; a fixed blockDim.x wins)",
     )
     add_grid_options(p)
+    add_preprocessor_options(p)
     p.add_argument("--trials", type=int, default=100, metavar="K", help="inputs to try (100)")
     p.add_argument("--seed", type=int, default=0, help="random seed (0)")
     p.add_argument(
@@ -136,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--trials must be at least 1, not {args.trials}")
     if args.step_budget < 1:
         raise ConfigError(f"--step-budget must be at least 1, not {args.step_budget}")
-    kernel = select_kernel(args.file, args.kernel)
+    kernel = select_kernel(args.file, args.kernel, clang_options(args))
     generator = AutoInputs()
     program = native_program(args, kernel) if args.native else None
     compared = native.NativeTestResult(program.compiler.name) if program is not None else None

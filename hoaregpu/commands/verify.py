@@ -13,6 +13,7 @@ from .common import (
     EXIT_INPUT,
     add_confirm_option,
     add_grid_options,
+    add_preprocessor_options,
     add_solver_options,
     launch_of,
 )
@@ -25,9 +26,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    v.add_argument("paths", nargs="+", metavar="PATH", help=".cu files, or folders searched for them")
+    v.add_argument("paths", nargs="+", metavar="PATH", help=".cu/.cl files, or folders searched for them")
     v.add_argument("--threads", type=int, metavar="N", help="fix the thread count (blockDim.x) to N")
     add_grid_options(v)
+    add_preprocessor_options(v)
     v.add_argument(
         "--unroll",
         type=int,
@@ -101,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         fixed=launch_of(args, args.threads),
         unroll=args.unroll,
+        defines=args.defines,
+        include_dirs=args.include_dirs,
         confirm=args.confirm,
         cache=not args.no_cache,
         replay=not args.no_replay,

@@ -38,7 +38,7 @@ def parse_file(path: str, options: ClangOptions | None = None) -> SpecFile:
 def parse_text(text: str, path: str = "<string>", options: ClangOptions | None = None) -> SpecFile:
     """Parse a whole spec file given as text (`path` names it in messages)."""
     register_source(path, text)
-    clang_path = path if path.endswith((".cu", ".cuh")) else path + ".cu"
+    clang_path = path if path.endswith((".cu", ".cuh", ".cl")) else path + ".cu"
     clang_path = os.path.abspath(clang_path)
     try:
         tu = clang.parse_translation_unit(clang_path, text, options or ClangOptions())
@@ -58,7 +58,8 @@ def parse_text(text: str, path: str = "<string>", options: ClangOptions | None =
             raise
         raise SpecError("the program is nested too deeply to translate", Span(path, 1, 1)) from None
     if not kernels:
-        hint = "hoaregpu verifies '__global__' functions"
+        kernel = "__kernel" if clang.is_opencl(clang_path) else "__global__"
+        hint = f"hoaregpu verifies '{kernel}' functions"
         device = _device_functions(tu, clang_path)
         if device:  # e.g. GPUVerify's tests of a device function's own `__ensures`
             hint += (
@@ -66,7 +67,7 @@ def parse_text(text: str, path: str = "<string>", options: ClangOptions | None =
                 " checked where a kernel calls them, or on their own with a '/*@ ensures ... */'"
                 " contract before them"
             )
-        raise SpecError("no '__global__' kernel in the file", Span(path, 1, 1), hint)
+        raise SpecError(f"no '{kernel}' kernel in the file", Span(path, 1, 1), hint)
     defines = tuple(Define(name, term, c.span(offset)) for name, (offset, term) in c.defines.items())
     return SpecFile(path, tuple(kernels), defines)
 

@@ -112,4 +112,4 @@ def strip(cur: Any, K: Any) -> Any:
 def is_prelude(cur: Any) -> bool:
     if cur is None or cur.location.file is None:
         return False
-    return bool(cur.location.file.name == clang.PRELUDE_PATH)
+    return bool(cur.location.file.name in clang.PRELUDES)

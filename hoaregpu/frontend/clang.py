@@ -39,6 +39,28 @@ _BASE_ARGS = (
     PRELUDE_PATH,
 )
 
+# OpenCL C (`.cl` files): Clang's OpenCL 1.2 front end without its headers, which the wheel
+# lacks (`-cl-no-stdinc`); `include/hoaregpu_opencl.h` declares the builtins kernels use.
+OPENCL_PRELUDE_PATH = os.path.join(INCLUDE_DIR, "hoaregpu_opencl.h")
+OPENCL_STD = "CL1.2"
+_OPENCL_ARGS = (
+    "-x",
+    "cl",
+    f"-cl-std={OPENCL_STD}",
+    "-cl-no-stdinc",
+    "-Wno-keyword-macro",
+    "-isystem",
+    INCLUDE_DIR,
+    "-include",
+    OPENCL_PRELUDE_PATH,
+)
+PRELUDES = (PRELUDE_PATH, OPENCL_PRELUDE_PATH)
+
+
+def is_opencl(path: str) -> bool:
+    """Whether a file is OpenCL C (by its name, as Clang's driver decides)."""
+    return path.endswith(".cl")
+
 
 @dataclass(frozen=True)
 class ClangOptions:
@@ -47,8 +69,9 @@ class ClangOptions:
     defines: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
 
-    def args(self) -> list[str]:
-        return [*_BASE_ARGS, *(f"-D{d}" for d in self.defines), *(f"-I{d}" for d in self.include_dirs)]
+    def args(self, opencl: bool = False) -> list[str]:
+        base = _OPENCL_ARGS if opencl else _BASE_ARGS
+        return [*base, *(f"-D{d}" for d in self.defines), *(f"-I{d}" for d in self.include_dirs)]
 
 
 @cache
@@ -90,7 +113,7 @@ def parse_translation_unit(path: str, text: str, options: ClangOptions) -> Any:
     flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     unsaved = [(path, text)]
     try:
-        tu = _index().parse(path, args=options.args(), unsaved_files=unsaved, options=flags)
+        tu = _index().parse(path, args=options.args(is_opencl(path)), unsaved_files=unsaved, options=flags)
     except ci.TranslationUnitLoadError as exc:  # pragma: no cover - libclang itself failed
         raise SpecError(f"clang could not parse the file ({exc})", Span(path, 1, 1)) from None
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
@@ -102,7 +125,7 @@ def parse_translation_unit(path: str, text: str, options: ClangOptions) -> Any:
 def clang_error(path: str, diag: Any, count: int, chars: CharOffsets) -> SpecError:
     loc = diag.location
     file = loc.file.name if loc.file is not None else path
-    if file == PRELUDE_PATH or not loc.line:
+    if file in PRELUDES or not loc.line:
         file, line, col = path, 1, 1
     elif file == path:
         line, col = chars.linecol(loc.offset)
@@ -122,6 +145,12 @@ _HINTS = (
         " declare it '__device__'",
     ),
 )
+
+
+def is_opencl_kernel(cursor: Any) -> bool:
+    """An OpenCL `__kernel` function: the prelude's macro marks the keyword with an annotation."""
+    kind = cindex().CursorKind.ANNOTATE_ATTR
+    return any(ch.kind == kind and ch.spelling == "hoaregpu_kernel" for ch in cursor.get_children())
 
 
 def binary_operator(cursor: Any) -> int:

@@ -41,7 +41,7 @@ from ..terms import (
     Var,
 )
 from . import clang
-from .ckinds import is_prelude, strip
+from .ckinds import BINARY, LNOT, is_prelude, strip
 from .gpuverify_names import (
     CONTRACT,
     INTRINSICS,
@@ -413,4 +413,8 @@ def _is_bool(cur: Any, K: Any) -> bool:
         return True
     if cur.kind == K.BINARY_OPERATOR and clang.binary_operator(cur) in _BITWISE_LOGIC:
         return all(_is_bool(ch, K) for ch in cur.get_children())
-    return False
+    # C's (and OpenCL's) comparisons and logical operators are ints 0 or 1, not bools
+    if cur.kind == K.BINARY_OPERATOR:
+        op = BINARY.get(clang.binary_operator(cur))
+        return op is not None and (op.is_comparison or op in (BinOp.AND, BinOp.OR))
+    return cur.kind == K.UNARY_OPERATOR and clang.unary_operator(cur) == LNOT

@@ -220,6 +220,8 @@ class Inliner(Calls):
         )
         if body is None or any(ch.kind == K.CUDAGLOBAL_ATTR for ch in definition.get_children()):
             raise self.call(cur)  # builtins, declared-only functions, kernels
+        if clang.is_opencl_kernel(definition):  # an OpenCL kernel called as a function
+            raise self.call(cur)  # builtins, declared-only functions, kernels
         return body
 
     def early_return(self, ret: Any) -> list[Stmt] | None:

@@ -22,11 +22,11 @@ from ..syntax import (
 from ..terms import RESULT
 from . import clang
 from .contracts import contract_of, renamed
-from .gpuverify import Dialect
+from .opencl import OpenCL
 
 
 @dataclass
-class TopLevel(Dialect):
+class TopLevel(OpenCL):
     """The file's kernels with their contracts, device functions with contracts as kernels of
     their own, and parameters; statements are `translate.Translator`'s."""
 
@@ -118,7 +118,9 @@ class TopLevel(Dialect):
         `__device__` (a contract before a host function is misplaced)."""
         if self._is_kernel(cur) or cur.kind != self.K.FUNCTION_DECL or not cur.is_definition():
             return False
-        return not with_contract or any(ch.kind == self.K.CUDADEVICE_ATTR for ch in cur.get_children())
+        # OpenCL has no qualifier: every function other than a kernel is a helper (opencl.py)
+        device = self.opencl or any(ch.kind == self.K.CUDADEVICE_ATTR for ch in cur.get_children())
+        return not with_contract or device
 
     def device_kernel(self, cur: Any) -> KernelDef:
         """A device function with a contract, as the kernel that verifies it once: its
@@ -173,12 +175,15 @@ class TopLevel(Dialect):
             raise self.unsupported("kernel templates", cur, "write the kernel for concrete types")
         if cur.kind != self.K.FUNCTION_DECL:
             return False
-        if not any(ch.kind == self.K.CUDAGLOBAL_ATTR for ch in cur.get_children()):
+        if not any(ch.kind == self.K.CUDAGLOBAL_ATTR for ch in cur.get_children()) and not (
+            self.opencl and clang.is_opencl_kernel(cur)
+        ):
             return False
         return bool(cur.is_definition())
 
     def kernel(self, cur: Any) -> KernelDef:
-        params = tuple(x for p in cur.get_arguments() for x in self.param(p))
+        # OpenCL's `__local` pointer parameters are shared arrays declared by the body (opencl.py)
+        params = tuple(x for p in cur.get_arguments() if not self.is_local_param(p) for x in self.param(p))
         locals_ = {d.spelling for d in clang.descendants(cur) if d.kind == self.K.VAR_DECL}
         self.unsigned_params = frozenset(
             p.name for p in params if p.type.nonnegative and p.name.split(".")[0] not in locals_
@@ -193,7 +198,7 @@ class TopLevel(Dialect):
         # file-scope variables the kernel uses (filescope.py): extra parameters and entry facts
         self.check_global_shadowing([cur, *self.inlined])
         globals_, facts, shared = self.global_params()
-        block = Block((*shared, *block.stmts), block.span)
+        block = Block((*self.local_param_decls(cur), *shared, *block.stmts), block.span)
         self.entry_facts[cur.spelling] = tuple(facts)
         span = self.start_span(cur)
         warnings = tuple(dict.fromkeys(self.warnings))  # once, though a device function is inlined often

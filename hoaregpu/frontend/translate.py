@@ -200,7 +200,8 @@ class Translator(Groups):
         if cur.kind != K.VAR_DECL:
             raise self.unsupported(f"local declaration of kind {cur.kind.name.lower()}", cur)
         children = list(cur.get_children())
-        shared = any(ch.kind == K.CUDASHARED_ATTR for ch in children)
+        shared = any(ch.kind == K.CUDASHARED_ATTR for ch in children) or self.is_local_var(cur)  # opencl.py
+        self.check_kernel_scope_constant(cur)
         if any(ch.kind == K.CUDACONSTANT_ATTR for ch in children):
             raise self.unsupported("'__constant__' variable inside a kernel", cur)
         ty = cur.type.get_canonical()
@@ -333,6 +334,9 @@ class Translator(Groups):
             group = self.group_stmt(cur)  # `g.sync();` of a cooperative group (groups.py)
             if group is not None:
                 return group
+            barrier = self.barrier(cur)  # OpenCL's `barrier(flags);` (opencl.py)
+            if barrier is not None:
+                return barrier
             stmts, _ = self.inline(cur)
             return Block(tuple(stmts), self.span(cur), scoped=False)
         if cur.kind == K.BINARY_OPERATOR and clang.binary_operator(cur) == 33:

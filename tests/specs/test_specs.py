@@ -17,7 +17,8 @@ from hoaregpu.driver import KernelResult, VerifyOptions, verify
 from hoaregpu.expectations import Expectation, mismatches, parse_expectation
 from hoaregpu.solvers import SolverOptions
 
-SPECS = sorted((Path(__file__).resolve().parents[2] / "specs").glob("*.cu"))
+_SPEC_DIR = Path(__file__).resolve().parents[2] / "specs"
+SPECS = sorted([*_SPEC_DIR.glob("*.cu"), *_SPEC_DIR.glob("*.cl")])  # CUDA and OpenCL
 SOLVERS = ("z3", "cvc5")
 
 

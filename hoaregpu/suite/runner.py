@@ -1,0 +1,190 @@
+"""Running a GPUVerify-style suite: find the test kernels, verify each in a worker process
+with a time limit (`worker.py`), and compare our verdict with the header's expectation.
+
+Agreement of one kernel:
+
+| expected | ours verified | ours failed | unknown | not read |
+| --- | --- | --- | --- | --- |
+| pass | agree | disagree | undecided | not read |
+| xfail for what we check (assertions, barrier divergence, unsaid) | disagree | agree | undecided | not read |
+| xfail for what we do not check (races, bounds, null pointers) | unchecked | agree | undecided | not read |
+| xfail:CLANG_ERROR and other tool errors | unchecked | unchecked | unchecked | agree |
+
+A `pass` kernel we refute is a soundness alarm until execution confirms the failure (the
+report says whether it did).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+from .header import TOOL_ERRORS, Header, read_header
+
+TEST_NAMES = ("kernel.cu", "kernel.cl")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One test kernel: what its header expects, what we said, and whether that agrees."""
+
+    file: str
+    language: str  # "CUDA" or "OpenCL"
+    expected: str  # the header's label, e.g. `pass`, `xfail:NOT_ALL_VERIFIED (race)`
+    verdict: str  # verified, failed, unknown, not read
+    agreement: str  # agree, disagree, undecided, unchecked, not read
+    stage: str = ""  # not read: where it stopped (unsupported, clang error, timeout, ...)
+    detail: str = ""  # not read: the construct or message; failed: the refuted VCs
+    seconds: float = 0.0
+    notes: str = ""  # GPUVerify flags ignored
+    why: str = ""  # a disagreement's or an unchecked kernel's kind (see `why`)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def find_tests(root: Path) -> list[Path]:
+    """GPUVerify's layout: one test per folder, `kernel.cu` or `kernel.cl` (sorted). A file
+    named directly is its own test."""
+    if root.is_file():
+        return [root]
+    if not root.is_dir():
+        raise ConfigError(f"no such file or folder: {root}")
+    return sorted(p for name in TEST_NAMES for p in root.rglob(name))
+
+
+def agreement(header: Header, verdict: str, vcs: int | None = None) -> str:
+    """How our verdict compares with the header's (the table in the module docstring). A
+    kernel with GPUVerify flags that change what it checks is `unchecked`, and so is an
+    xfail kernel of unsaid reason in which we have nothing to prove (no assertion, barrier
+    or wrap check: what GPUVerify finds there can only be a race or a bad access)."""
+    if header.incomparable and verdict != "not read":
+        return "unchecked"
+    if header.expected == "xfail" and verdict == "verified" and not header.category and vcs == 0:
+        return "unchecked"
+    if header.expected == "xfail" and header.reason in TOOL_ERRORS:
+        return "agree" if verdict == "not read" else "unchecked"
+    if verdict == "not read":
+        return "not read"
+    if verdict == "unknown":
+        return "undecided"
+    if header.expected == "pass":
+        return "agree" if verdict == "verified" else "disagree"
+    if verdict == "failed":
+        return "agree"
+    return "disagree" if header.checked else "unchecked"
+
+
+def run_one(path: Path, root: Path, timeout: float, solver: str, vc_timeout: float) -> Row:
+    import time
+
+    rel = str(path.relative_to(root)) if path != root else path.name
+    language = "OpenCL" if path.suffix == ".cl" else "CUDA"
+    try:
+        header = read_header(path.read_text(encoding="utf-8", errors="replace"))
+    except ConfigError as e:
+        return Row(rel, language, "no header", "not read", "not read", "no header", str(e))
+    notes = " ".join(header.ignored)
+    command = [sys.executable, "-m", "hoaregpu.suite.worker", str(path), "--timeout", str(vc_timeout)]
+    command += ["--solver", solver]
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=_env())
+        lines = proc.stdout.strip().splitlines()
+        out: dict[str, Any] = (
+            json.loads(lines[-1])
+            if lines
+            else {"verdict": "not read", "stage": "internal error", "detail": proc.stderr.strip()[-120:]}
+        )
+    except subprocess.TimeoutExpired:
+        out = {"verdict": "not read", "stage": "timeout", "detail": f"more than {timeout:g} s"}
+    except json.JSONDecodeError:
+        out = {"verdict": "not read", "stage": "internal error", "detail": "the worker printed no result"}
+    seconds = time.perf_counter() - start
+    verdict = str(out["verdict"])
+    detail = str(out.get("detail", "")) or ", ".join(out.get("failures", []))
+    if verdict == "failed" and out.get("confirmed"):
+        detail += " (confirmed by execution)"
+    if verdict == "verified" and out.get("vcs") == 0:
+        detail = "nothing to prove"
+    vcs = out.get("vcs")
+    agreed = agreement(header, verdict, vcs if isinstance(vcs, int) else None)
+    return Row(
+        rel,
+        language,
+        header.label,
+        verdict,
+        agreed,
+        str(out.get("stage", "")),
+        detail,
+        round(seconds, 2),
+        notes,
+        why(header, out, agreed),
+    )
+
+
+def why(header: Header, out: dict[str, Any], agreed: str) -> str:
+    """What kind of disagreement (or why unchecked) a kernel is, for the report."""
+    if agreed == "unchecked":
+        if header.incomparable:
+            return "GPUVerify flag " + " ".join(header.incomparable) + " changes what it checks"
+        if header.reason in TOOL_ERRORS:
+            return f"GPUVerify expects its own tool error ({header.reason})"
+        return f"expected failure not checked by hoaregpu ({header.category or 'race or access'})"
+    if agreed != "disagree":
+        return ""
+    if out["verdict"] == "verified":
+        return "hoaregpu verified what GPUVerify expects to fail"
+    kinds = {f.split(":")[0] for f in out.get("failures", [])}
+    if kinds and kinds <= {"unsigned-wrap", "narrowing"}:  # execution shows the wrap C allows
+        return "semantics: hoaregpu's integers must not wrap, C's unsigned ones may"
+    if out.get("confirmed"):
+        return "failure confirmed by execution"
+    if out.get("loops_without_invariant"):
+        return "incomplete: loops without invariant (GPUVerify infers invariants)"
+    return "refuted, not confirmed by execution"
+
+
+def _env() -> dict[str, str]:
+    """The worker imports this very hoaregpu (also from a source checkout)."""
+    env = dict(os.environ)
+    here = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env
+
+
+def run_suite(
+    files: Sequence[Path],
+    root: Path,
+    *,
+    jobs: int,
+    timeout: float,
+    solver: str = "z3",
+    vc_timeout: float = 10.0,
+    on_done: Callable[[Row], None] | None = None,
+) -> list[Row]:
+    """Every test, `jobs` at a time, in the order of `files`."""
+
+    def one(path: Path) -> Row:
+        row = run_one(path, root, timeout, solver, vc_timeout)
+        if on_done is not None:
+            on_done(row)
+        return row
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(one, files))
+
+
+def rows_by(rows: Sequence[Row], key: Callable[[Row], str]) -> Iterator[tuple[str, list[Row]]]:
+    groups: dict[str, list[Row]] = {}
+    for r in rows:
+        groups.setdefault(key(r), []).append(r)
+    yield from sorted(groups.items())
