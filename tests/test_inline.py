@@ -105,7 +105,8 @@ def prog(device: str, body: str) -> str:
         ),
         (prog("__device__ int f(int x) { return x; }", "o[0] = n > 0 && f(1);"), "under '&&'"),
         (prog("__device__ int f(int x) { return x; }", "while (f(n) < 3) n++;"), "call in a loop condition"),
-        (prog("__device__ void f(int *p) { p[0] = 1; }", "f(o + 1);"), "array's name"),
+        (prog("__device__ void f(int *p) { p[0] = 1; }", "f(0);"), "null pointers"),
+        (prog("__device__ int *f(int *p) { return p; }", "f(o)[0] = 1;"), "the pointer 'f' returns"),
         (prog("__device__ void f(int x) { }", "o[0] = f(1);"), ""),  # Clang: void value
         # a body-less function is any function (calls.py), but one that may write memory
         # cannot stand in a loop condition

@@ -8,11 +8,13 @@ initialiser, a by-value argument) copies every scalar cell. The names cannot cla
 C names (a dot cannot occur in one) nor with the renamings of lowering (`x.1`) and of
 inlining (`f.x.3`), whose last part is a number, never a field name.
 
-Supported fields: the integer types and `bool`, fixed-size arrays and structs of them.
-A struct with base classes holds their fields first, under their own names (`p.x` is the
-field `x` of a base), as C++ lays them out; a field hiding a base's field of the same name
-and virtual bases are rejected. Unions, bit-fields, floating-point and pointer fields, and
-structs with constructors or member functions (whose copies C++ may not make field by
+Supported fields: the integer types and `bool`, fixed-size arrays and structs of them;
+in a struct parameter by value also pointers to integers, floats and `bool` (`A.p` is then
+an array parameter, which other pointer parameters do not alias). A struct with base
+classes holds their fields first, under their own names (`p.x` is the field `x` of a
+base), as C++ lays them out; a field hiding a base's field of the same name and virtual
+bases are rejected. Unions, bit-fields, floating-point fields, pointer fields elsewhere,
+and structs with constructors or member functions (whose copies C++ may not make field by
 field) are rejected with the type as the user wrote it.
 """
 
@@ -44,7 +46,8 @@ class Leaf:
 
     suffix: str  # ".x", ".inner.y"
     extents: tuple[int, ...]
-    type: Any  # Clang's canonical scalar type
+    type: Any  # Clang's canonical scalar type (a pointer field's: what it points to)
+    pointer: bool = False  # a pointer field (only of a struct parameter by value: an array)
 
     def cells(self) -> Iterator[tuple[int, ...]]:
         return product(*(range(n) for n in self.extents))
@@ -68,10 +71,12 @@ class Aggregates(ExpressionTranslator):
     def is_record(self, ty: Any) -> bool:
         return bool(ty.get_canonical().kind == self.ci.TypeKind.RECORD)
 
-    def leaves(self, ty: Any, cur: Any, written: str) -> list[Leaf]:
-        """The scalar fields of the struct type `ty` (`written`: the type as the user wrote it)."""
+    def leaves(self, ty: Any, cur: Any, written: str, pointers: bool = False) -> list[Leaf]:
+        """The scalar fields of the struct type `ty` (`written`: the type as the user wrote it);
+        with `pointers`, a pointer field to integers is a leaf too (a struct parameter by value:
+        the field is an array in global memory, which no other pointer parameter aliases)."""
         ty = ty.get_canonical()
-        key = ty.spelling
+        key = f"{ty.spelling}#{pointers}"
         if key in self._leaf_cache:
             return self._leaf_cache[key]
         self.check_record(ty, cur, written)
@@ -88,10 +93,13 @@ class Aggregates(ExpressionTranslator):
                 extents.append(ft.get_array_size())
                 ft = ft.element_type.get_canonical()
             if ft.kind == TK.RECORD:
-                for leaf in self.leaves(ft, cur, f.type.spelling):
-                    out.append(Leaf(f".{f.spelling}{leaf.suffix}", (*extents, *leaf.extents), leaf.type))
+                for leaf in self.leaves(ft, cur, f.type.spelling, pointers):
+                    suffix, leaf_extents = f".{f.spelling}{leaf.suffix}", (*extents, *leaf.extents)
+                    out.append(Leaf(suffix, leaf_extents, leaf.type, leaf.pointer))
             elif ft.kind.name in SIGNED or ft.kind.name in UNSIGNED or ft.kind.name == "BOOL":
                 out.append(Leaf(f".{f.spelling}", tuple(extents), ft))
+            elif pointers and ft.kind == TK.POINTER and not extents and _scalar(ft.get_pointee()):
+                out.append(Leaf(f".{f.spelling}", (), ft.get_pointee().get_canonical(), True))
             else:
                 # floats: a hook for when they exist as values (then they are leaves too)
                 raise self.unsupported(
@@ -173,7 +181,7 @@ class Aggregates(ExpressionTranslator):
             raise self.unsupported(f"member access '.{cur.spelling}' on this expression", cur, STRUCT_HINT)
         bt = base.type.get_canonical()
         record = bt.get_pointee() if bt.kind == self.ci.TypeKind.POINTER else bt
-        self.leaves(record, base, self.written(base.type))  # checks the type
+        self.leaves(record, base, self.written(base.type), pointers=True)  # checks the type
         indices = target.indices
         if bt.kind == self.ci.TypeKind.POINTER:
             indices = (*indices, IntLit(0, self.span(cur)))
@@ -274,7 +282,7 @@ class Aggregates(ExpressionTranslator):
 
     def struct_params(self, cur: Any, ty: Any, dims: int, span: Span) -> list[Param]:
         """A kernel parameter `S s`, `S *a`, `S a[]`: one parameter per field."""
-        leaves = self.leaves(ty, cur, self.written(cur.type))
+        leaves = self.leaves(ty, cur, self.written(cur.type), pointers=dims == 0)
         if dims == 0 and any(leaf.extents for leaf in leaves):
             # by value, an array field would be each thread's own copy, not global memory
             raise self.unsupported(
@@ -284,7 +292,7 @@ class Aggregates(ExpressionTranslator):
             Param(
                 cur.spelling + leaf.suffix,
                 self.base_type(leaf.type, cur, leaf.type.spelling),
-                dims + len(leaf.extents),
+                dims + len(leaf.extents) + leaf.pointer,
                 span,
             )
             for leaf in leaves
@@ -367,3 +375,8 @@ class Aggregates(ExpressionTranslator):
 
 def _reads(t: Term, root: str) -> bool:
     return any(isinstance(s, Var) and (s.name == root or s.name.startswith(root + ".")) for s in subterms(t))
+
+
+def _scalar(ty: Any) -> bool:
+    kind = ty.get_canonical().kind.name
+    return kind in SIGNED or kind in UNSIGNED or kind in ("BOOL", "FLOAT", "DOUBLE")

@@ -111,6 +111,10 @@ class ExpressionTranslator:
         """A file-scope variable (filescope.py)."""
         raise self.unsupported(f"file-scope variable '{cur.spelling}'", cur)
 
+    def pointer_expr(self, cur: Any) -> Term | None:
+        """An access through a pointer variable (pointers.py); None: not one."""
+        return None
+
     def member(self, cur: Any) -> Term:
         """`s.f`, `a[i].f`, `p->f` on a struct (aggregates.py)."""
         raise self.unsupported("struct member access", cur, TYPES_HINT)
@@ -147,6 +151,9 @@ class ExpressionTranslator:
         K = self.K
         k = cur.kind
         span = self.span(cur)
+        pointed = self.pointer_expr(cur)  # accesses through pointer variables (pointers.py)
+        if pointed is not None:
+            return pointed
         if floats.is_float(cur) and k != K.ARRAY_SUBSCRIPT_EXPR:
             value = floats.constant(cur)  # `1.5f`, `(float)2`, `0` stored into a float
             if value is not None:

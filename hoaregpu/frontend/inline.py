@@ -21,7 +21,6 @@ from typing import Any
 from ..core import ExitKind
 from ..errors import SpecError
 from ..syntax import (
-    AliasDecl,
     AnnotStmt,
     AssignOp,
     AssignStmt,
@@ -37,6 +36,8 @@ from . import clang
 from .annotations import PlacedAnnot
 from .calls import Calls
 from .contracts import Contract, at_call
+from .pointer_analysis import decl_id
+from .pointers import PtrVal
 
 MAX_INLINE_DEPTH = 32
 
@@ -107,11 +108,14 @@ class Inliner(Calls):
         params, args = list(fn.get_definition().get_arguments()), list(cur.get_arguments())
         # in the caller (a struct by value is read by `copy`, below, still in the caller)
         values: list[tuple[Any, Any, Any]] = [
-            (p, self.struct_source(a) if self.is_record(p.type) else self.expr(a), a)
-            for p, a in zip(params, args, strict=True)
+            (p, self.argument(p, a), a) for p, a in zip(params, args, strict=True)
         ]
         self.inlined.append(fn.get_definition())
         self.inline_stack.append(fn.spelling)
+        self.push_pointer_frame(  # pointers.py: what the callee's pointers may point into
+            fn.get_definition(),
+            {decl_id(p): frozenset(v.targets) for p, v, _ in values if isinstance(v, PtrVal)},
+        )
         # the kernel's parameters are not in scope in f: its names may be f's own
         saved_params, self.unsigned_params = self.unsigned_params, frozenset()
         saved_used = self.used
@@ -125,22 +129,17 @@ class Inliner(Calls):
             if self.is_record(fn.result_type):
                 result = self.fresh("result")
                 before += self.struct_decls(result, False, (), fn.result_type, fn)
-            elif fn.result_type.get_canonical().kind.name != "VOID":
+            elif fn.result_type.get_canonical().kind.name not in ("VOID", "POINTER"):
                 result = self.fresh("result")
                 rtype = self.base_type(fn.result_type.get_canonical(), fn, fn.result_type.spelling)
                 before.append(Decl(False, rtype, (Declarator(result, (), None, span),), span))
             for p, value, arg in values:
-                if p.type.get_canonical().kind.name in ("POINTER", "INCOMPLETEARRAY", "CONSTANTARRAY"):
-                    if not isinstance(value, Var) or value.indices:
-                        raise self.unsupported("a pointer argument that is not an array's name", arg)
+                if isinstance(value, PtrVal):
                     self.check_constant_argument(p, arg)
-                    record = self.record_of(p.type)
-                    if record is None:
-                        entry.append(AliasDecl(p.spelling, value.name, span))
-                        names[p.spelling] = value.name
-                    for leaf in self.leaves(record, p, self.written(p.type)) if record is not None else []:
-                        entry.append(AliasDecl(p.spelling + leaf.suffix, value.name + leaf.suffix, span))
-                        names[p.spelling + leaf.suffix] = value.name + leaf.suffix
+                    through_contract = fn.spelling in self.contracts
+                    before_p, entry_p = self.pointer_argument(p, value, arg, through_contract, names)
+                    before += before_p
+                    entry += entry_p
                     continue
                 if self.is_record(p.type):  # a struct by value: field by field through temporaries
                     temp = self.fresh(p.spelling)
@@ -166,6 +165,7 @@ class Inliner(Calls):
                 entry.append(
                     Decl(False, ptype, (Declarator(p.spelling, (), Var(temp, (), span), span),), span)
                 )
+            entry += self.global_aliases(self.ptr_frames[-1])
             # GPUVerify's `__requires`/`__ensures` calls leading the body: checked at the call
             # (`names`: a scalar parameter's value at entry, for their __ensures)
             gv_pre, gv_post, children = self.contract_calls(list(body.get_children()), result, names)
@@ -199,6 +199,7 @@ class Inliner(Calls):
             body_block = Block((*entry, *stmts), span, contract_call=fn.spelling)
             return [*before, *pre, body_block, *post], result
         finally:
+            self.ptr_frames.pop()
             self.inline_stack.pop()
             self.unsigned_params = saved_params
             self.used = saved_used | inside
@@ -237,6 +238,10 @@ class Inliner(Calls):
         """The final `return e;` of an inlined body: `result = e` (after what e needs)."""
         values = list(ret.get_children())
         if not values:
+            return []
+        if result is None:  # a pointer, which no caller may use (pointers.py)
+            if any(n.kind == self.K.CALL_EXPR for n in ret.walk_preorder()):
+                raise self.unsupported("a call in the 'return' of a pointer", ret)
             return []
         assert result is not None
         if self.is_record(result_type):

@@ -20,7 +20,7 @@ from ..terms import Binary, BinOp, IntLit, Term, Var
 from . import clang
 from .aggregates import MAX_COPY_CELLS, Leaf, _reads
 from .ckinds import UNSIGNED, is_prelude, strip
-from .filescope import FileScope
+from .pointer_stmts import PointerStatements
 
 MEMORY_HINT = (
     "memset/memcpy need an array's name, '&a[k]' or '&s', and a constant length that is a whole"
@@ -40,7 +40,7 @@ class _Place:
 
 
 @dataclass
-class MemoryOps(FileScope):
+class MemoryOps(PointerStatements):
     def is_memory_call(self, cur: Any) -> bool:
         ref = cur.referenced
         if cur.spelling not in _NAMES:

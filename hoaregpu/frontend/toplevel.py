@@ -139,8 +139,9 @@ class TopLevel(OpenCL):
         inside = set(self.annots_between(*self.extent(body)))
         saved_used, self.used = self.used, self.used - inside
         self.inline_stack.append(name)  # a recursive call is an error, as when inlining
+        entry = self.kernel_pointers(cur)  # pointers.py
         try:
-            stmts = self.stmt_list(body, children[:-1] if last is not None else children)
+            stmts = entry + self.stmt_list(body, children[:-1] if last is not None else children)
             if last is not None and list(last.get_children()):
                 result = f"{name}.result"
                 if self.is_record(cur.result_type):
@@ -150,6 +151,7 @@ class TopLevel(OpenCL):
                     stmts.append(Decl(False, rtype, (Declarator(result, (), None, span),), span))
                 stmts += self._return(last, result, cur.result_type)
         finally:
+            self.ptr_frames.pop()
             self.inline_stack.pop()
             self.used = saved_used | inside
         self.check_global_shadowing([cur, *self.inlined])
@@ -191,10 +193,14 @@ class TopLevel(OpenCL):
         self.globals_used, self.inlined = {}, []
         body = next(ch for ch in cur.get_children() if ch.kind == self.K.COMPOUND_STMT)
         self.warnings = list(self.axiom_warnings)
-        # GPUVerify's `__requires(e);` calls leading the body (gpuverify.py)
-        requires, ensures, rest = self.contract_calls(list(body.get_children()), None)
-        requires = [*self.file_axioms, *requires]
-        block = Block(tuple(self.stmt_list(body, rest)), self.span(body))
+        entry = self.kernel_pointers(cur)  # pointers.py: assigned pointer parameters, aliases
+        try:
+            # GPUVerify's `__requires(e);` calls leading the body (gpuverify.py)
+            requires, ensures, rest = self.contract_calls(list(body.get_children()), None)
+            requires = [*self.file_axioms, *requires]
+            block = Block((*entry, *self.stmt_list(body, rest)), self.span(body))
+        finally:
+            self.ptr_frames.pop()
         # file-scope variables the kernel uses (filescope.py): extra parameters and entry facts
         self.check_global_shadowing([cur, *self.inlined])
         globals_, facts, shared = self.global_params()

@@ -72,7 +72,7 @@ class Translator(Groups):
             return Block(tuple(self.stmt_list(cur, list(cur.get_children()))), self.span(cur))
         if k == K.DECL_STMT:
             self.no_annotations(cur)
-            decls = [self.decl(d, self.span(cur)) for d in cur.get_children()]
+            decls = [self.aliased(self.decl(d, self.span(cur)), d) for d in cur.get_children()]
             if any(isinstance(d, Block) for d in decls):  # a struct's (aggregates.py)
                 return Block(tuple(decls), self.span(cur), scoped=False)
             return self.merged([d for d in decls if isinstance(d, Decl)], cur)
@@ -137,12 +137,12 @@ class Translator(Groups):
             while pending and self.annots[pending[0]].start < c_start:
                 i = pending.pop(0)
                 self.used.add(i)
-                items.append(self.annots[i].annot)
+                items.append(self.pointer_annot(self.annots[i].annot))
             pending = [i for i in pending if not c_start <= self.annots[i].start < c_end]
             items.append(self.stmt(ch))
         for i in pending:
             self.used.add(i)
-            items.append(self.annots[i].annot)
+            items.append(self.pointer_annot(self.annots[i].annot))
         return placement.resolve(items)
 
     def sub(self, parent: Any, children: Sequence[Any], index: int) -> Stmt:
@@ -152,7 +152,7 @@ class Translator(Groups):
         items: list[Any] = []
         for i in self.annots_in(start, end):
             self.used.add(i)
-            items.append(self.annots[i].annot)
+            items.append(self.pointer_annot(self.annots[i].annot))
         items.append(self.stmt(children[index]))
         stmts = placement.resolve(items)
         return stmts[0] if len(stmts) == 1 else Block(tuple(stmts), self.span(children[index]))
@@ -221,9 +221,7 @@ class Translator(Groups):
         if group is not None:
             return group
         if ty.kind == TK.POINTER:
-            raise self.unsupported(
-                "pointer variables", cur, "declare an array ('int buf[4];') or use a parameter"
-            )
+            return self.pointer_decl(cur, shared, len(sizes))  # pointers.py
         exprs = [ch for ch in children if ch.kind.is_expression()]
         if ty.kind == TK.RECORD:  # an initialiser is struct-typed, an array's extent is not
             init_cur = exprs[-1] if exprs and self.record_of(exprs[-1].type) is not None else None
@@ -242,6 +240,11 @@ class Translator(Groups):
             raise SpecError("a '__shared__' variable cannot have an initialiser", self.span(cur))
         d = Declarator(cur.spelling, tuple(sizes), init, self.span(cur))
         return Decl(shared, btype, (d,), stmt_span)
+
+    def aliased(self, d: Decl | Block, cur: Any) -> Decl | Block:
+        """A declaration, then the alias of its memory if a pointer may point into it (pointers.py)."""
+        extra = self.after_decl(cur)
+        return Block((d, *extra), d.span, scoped=False) if extra else d
 
     def merged(self, decls: list[Decl], cur: Any) -> Decl:
         """`int x, y;` is one declaration with two declarators (a Block would scope x and y
@@ -297,6 +300,9 @@ class Translator(Groups):
         """An expression statement: an assignment, `x++`, or `__syncthreads()`."""
         K = self.K
         cur = strip(cur, K)
+        pointed = self.pointer_stmt(cur)  # pointers.py: `p = e`, `p++`, writes through several targets
+        if pointed is not None:
+            return pointed
         if cur.kind == K.CALL_EXPR and cur.spelling == "operator=" and self.is_record(cur.type):
             # C++'s implicit copy assignment of a struct (aggregates.py rejects user-defined ones)
             target, _, value = cur.get_children()

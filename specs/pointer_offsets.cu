@@ -1,0 +1,37 @@
+// expect: verified
+// Pointer variables into arrays: an offset into a parameter, p++ and p += k, *(p + i), &a[i], pointers into __shared__ memory and a local array, a pointer difference and a loop invariant through a pointer.
+/*@ requires blockDim.x == 8 && n >= 0;
+    ensures \forall int j; 0 <= j < 8 ==> out[j + 1] == in[2 * j] + 1;
+    ensures \forall int j; 0 <= j < 8 ==> dist[j] == 3;
+    ensures \forall int j; 0 <= j < n ==> row[j] == j;
+*/
+__global__ void pointer_offsets(const int *in, int *out, int *dist, int *row, int n) {
+    __shared__ int tile[16];
+    const int *src = in + 2 * threadIdx.x;
+    int *dst = &out[1];
+    tile[threadIdx.x] = *src;
+    __syncthreads();
+    int *t = tile;
+    t += threadIdx.x;
+    int local[4];
+    int *l = local;
+    *l = 1;
+    l++;
+    *(l + 1) = 2;
+    int *end = l + 2;
+    dist[threadIdx.x] = end - local;
+    dst[threadIdx.x] = *t + local[0];
+    if (threadIdx.x == 0) {
+        int *r = row;
+        int k = 0;
+        /*@ loop invariant 0 <= k <= n || n < 0;
+            loop invariant r == row + k;
+            loop invariant \forall int j; 0 <= j < k ==> row[j] == j;
+        */
+        while (k < n) {
+            *r = k;
+            r++;
+            k++;
+        }
+    }
+}
