@@ -40,6 +40,26 @@ class AtomicOp(Enum):
 
 
 BY_NAME = {op.value: op for op in AtomicOp}
+# OpenCL C's atomic functions (and the `atom_` ones of its 32-bit atomics extensions): the
+# operation, and the operand when the function takes none (`atomic_inc(p)` adds 1; unlike
+# CUDA's `atomicInc(p, limit)` it has no bound)
+OPENCL: dict[str, tuple[AtomicOp, int | None]] = {
+    f"{prefix}_{name}": entry
+    for prefix in ("atomic", "atom")
+    for name, entry in {
+        "add": (AtomicOp.ADD, None),
+        "sub": (AtomicOp.SUB, None),
+        "xchg": (AtomicOp.EXCH, None),
+        "min": (AtomicOp.MIN, None),
+        "max": (AtomicOp.MAX, None),
+        "and": (AtomicOp.AND, None),
+        "or": (AtomicOp.OR, None),
+        "xor": (AtomicOp.XOR, None),
+        "inc": (AtomicOp.ADD, 1),
+        "dec": (AtomicOp.SUB, 1),
+        "cmpxchg": (AtomicOp.CAS, None),
+    }.items()
+}
 # on float cells (CUDA has these two for float; the others are integer-only)
 FLOAT_OPS = frozenset({AtomicOp.ADD, AtomicOp.EXCH})
 

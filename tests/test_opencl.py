@@ -267,3 +267,36 @@ def test_cli_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "--blockDim/--gridDim give 4" in capsys.readouterr().err
     assert main(["run", str(f), "-DN=16", "--local_size=4", "--num_groups=4"]) == 0
     assert main(["verify", str(tmp_path)]) == 3  # a folder: the .cl file is found (N undefined)
+
+
+ATOMIC_LAUNCH = """
+    __requires(get_local_size(0) == 4);
+    __requires(get_local_size(1) == 1);
+    __requires(get_local_size(2) == 1);
+    __requires(get_num_groups(0) == 2);
+    __requires(get_num_groups(1) == 1);
+    __requires(get_num_groups(2) == 1);"""
+
+
+def test_opencl_atomics_are_the_atomics(tmp_path: Path) -> None:
+    """`atomic_inc(p)` adds 1 and `atomic_dec(p)` subtracts 1 (no bound, unlike CUDA's
+    atomicInc); `atomic_add`, `atom_*` likewise; two work-groups of 4 count to 8."""
+    ok = f"""
+    __kernel void count(__global int *c, __global int *r) {{{ATOMIC_LAUNCH}
+        __ensures(c[0] == __old_int(c[0]) + 8);
+        __ensures(c[1] == __old_int(c[1]) - 8);
+        __ensures(c[2] == __old_int(c[2]) + 16);
+        atomic_inc(&c[0]);
+        atomic_dec(c + 1);
+        atom_add(&c[2], 2);
+        atomic_xchg(&r[get_global_id(0)], 5);
+    }}
+    """
+    assert verdict(tmp_path, ok) == ("verified", [])
+    bug = f"""
+    __kernel void count_bug(__global int *c) {{{ATOMIC_LAUNCH}
+        __ensures(c[0] == __old_int(c[0]) + 4);
+        atomic_inc(&c[0]);
+    }}
+    """
+    assert verdict(tmp_path, bug) == ("failed", ["postcondition:8"])

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..atomics import BY_NAME, FLOAT_OPS, AtomicOp
+from ..atomics import BY_NAME, FLOAT_OPS, OPENCL, AtomicOp
 from ..errors import SpecWarning, UnsupportedError
 from ..syntax import (
     AnnotStmt,
@@ -98,6 +98,8 @@ class Calls(MemoryOps):
         if is_prelude(fn):
             if fn.spelling in BY_NAME:
                 return self.atomic(cur, BY_NAME[fn.spelling])
+            if fn.spelling in OPENCL:
+                return self.atomic(cur, *OPENCL[fn.spelling])
             if fn.spelling in FENCES:
                 return [], None
             if fn.spelling in INTRINSICS:
@@ -149,11 +151,14 @@ class Calls(MemoryOps):
 
     # ------------------------------------------------------------ atomics
 
-    def atomic(self, cur: Any, op: AtomicOp) -> tuple[list[Stmt], str | None]:
+    def atomic(self, cur: Any, op: AtomicOp, implicit: int | None = None) -> tuple[list[Stmt], str | None]:
+        """`op` on the cell the first argument addresses; `implicit`: the operand of a function
+        that takes none (OpenCL's `atomic_inc(p)` is an add of 1)."""
         span = self.span(cur)
         args = list(cur.get_arguments())
         params = list(cur.referenced.get_arguments())
-        if len(args) != 1 + op.arity or len(params) != len(args):
+        arity = 0 if implicit is not None else op.arity
+        if len(args) != 1 + arity or len(params) != len(args):
             raise self.unsupported(f"this call to '{op.value}'", cur, ATOMIC_HINT)
         target, elem = self.address(args[0], cur)
         kind = elem.get_canonical().kind.name
@@ -174,6 +179,8 @@ class Calls(MemoryOps):
         operands = tuple(
             self.store(self.expr(a), p.type, a) for a, p in zip(args[1:], params[1:], strict=True)
         )
+        if implicit is not None:
+            operands = (IntLit(implicit, span),)
         bits = _WIDTHS.get(kind, 64)
         temp = self.fresh_temp(op.value)
         btype = self.base_type(elem.get_canonical(), cur, elem.spelling)
