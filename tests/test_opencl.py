@@ -207,7 +207,6 @@ def test_launch_from_the_command_line_decides(tmp_path: Path) -> None:
         ("a[get_group_id(3)] = 1;", "'get_group_id' of dimension 3"),
         ("int f = 1; barrier(f);", "'barrier' with these flags"),
         ("a[0] = get_global_offset(0);", "call to 'get_global_offset'"),
-        ("mem_fence(CLK_LOCAL_MEM_FENCE);", "call to 'mem_fence'"),
     ],
 )
 def test_unsupported_constructs_are_named_at_their_position(body: str, construct: str) -> None:
@@ -300,3 +299,44 @@ def test_opencl_atomics_are_the_atomics(tmp_path: Path) -> None:
     }}
     """
     assert verdict(tmp_path, bug) == ("failed", ["postcondition:8"])
+
+
+def test_a_function_without_body_is_declared_only(tmp_path: Path) -> None:
+    """OpenCL has no `__device__`: any function declared without a body is one whose value is
+    arbitrary (as CUDA's body-less `__device__` functions); GPUVerify's fail_bodiless_procedure."""
+    text = """
+    unsigned bar(unsigned, unsigned);
+    __kernel void foo(unsigned x, unsigned y) {
+        unsigned z;
+        z = bar(x, y);
+        __assert(z >= x);
+    }
+    """
+    assert verdict(tmp_path, text, Launch((4, 1, 1), (1, 1, 1))) == ("failed", ["assertion:5"])
+    warnings = [w.tag for w in lowered(text).warnings]
+    assert "declared-only" in warnings
+
+
+@pytest.mark.parametrize(
+    ("call", "claim", "holds"),
+    [
+        (
+            "add_sat(a[0], b[0])",
+            "r[0] <= 2147483647"
+            " && (a[0] + b[0] > 2147483647 || a[0] + b[0] < -2147483648 || r[0] == a[0] + b[0])",
+            True,
+        ),
+        ("add_sat(a[0], b[0])", "r[0] == a[0] + b[0]", False),  # not past INT_MAX
+        ("sub_sat(a[0], b[0])", "r[0] >= -2147483648", True),
+    ],
+)
+def test_saturating_arithmetic_clamps_to_the_type(tmp_path: Path, call: str, claim: str, holds: bool) -> None:
+    text = f"""
+    __kernel void k(__global int *a, __global int *b, __global int *r) {{
+        __requires(get_local_size(0) == 1);
+        __ensures({claim});
+        if (get_local_id(0) == 0) {{ r[0] = {call}; mem_fence(CLK_GLOBAL_MEM_FENCE); }}
+    }}
+    """
+    verdict_, refuted = verdict(tmp_path, text, Launch((1, 1, 1), (1, 1, 1)))
+    assert verdict_ == ("verified" if holds else "failed"), refuted

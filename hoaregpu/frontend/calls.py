@@ -46,8 +46,9 @@ from .memory import MEMORY_HINT, MemoryOps
 
 DECLARED_ONLY_TAG = "declared-only"
 TEXTURE_TAG = "texture"
-FENCES = frozenset({"__threadfence", "__threadfence_block"})
-INTRINSICS = frozenset({"__mul24", "__umul24", "min", "max", "abs"})
+# memory fences (CUDA's, OpenCL's): no-ops under the race-freedom assumption (README)
+FENCES = frozenset({"__threadfence", "__threadfence_block", "mem_fence", "read_mem_fence", "write_mem_fence"})
+INTRINSICS = frozenset({"__mul24", "__umul24", "min", "max", "abs", "add_sat", "sub_sat"})
 TEXTURE_FETCHES = frozenset({"tex1Dfetch", "tex1D", "tex2D"})
 ATOMIC_HINT = "the address of an atomic is '&a[i]', 'a + i', an array's name or '&x'"
 POINTER_HINT = "a pointer argument is an array's name, 'a + i', '&a[i]' or '&x'"
@@ -107,7 +108,10 @@ class Calls(MemoryOps):
             if fn.spelling in TEXTURE_FETCHES:
                 return self.declared_only(cur, fn)
             return None
-        if fn.get_definition() is None and any(ch.kind == self.K.CUDADEVICE_ATTR for ch in fn.get_children()):
+        # a function without body: `__device__` in CUDA; any (non-kernel) function in OpenCL
+        opencl = clang.is_opencl(self.tu_path)
+        device = opencl or any(ch.kind == self.K.CUDADEVICE_ATTR for ch in fn.get_children())
+        if fn.get_definition() is None and device:
             return self.declared_only(cur, fn)
         return None
 
@@ -134,6 +138,13 @@ class Calls(MemoryOps):
             # the hardware keeps the low 32 bits of the 48-bit product: checked to lose nothing
             out_low, out_high = (0, 2**32 - 1) if name == "__umul24" else (-(2**31), 2**31 - 1)
             return Fits(Binary(BinOp.MUL, f, g, span), out_low, out_high, span)
+        if name in ("add_sat", "sub_sat"):  # OpenCL: the exact sum clamped to the result type
+            bounds = _range(cur.type.get_canonical().kind.name)
+            assert bounds is not None  # integers: floats are rejected above
+            exact = Binary(BinOp.ADD if name == "add_sat" else BinOp.SUB, vals[0], vals[1], span)
+            floor, ceiling = (IntLit(b, span) for b in bounds)
+            inside = Conditional(Binary(BinOp.GT, exact, ceiling, span), ceiling, exact, span)
+            return Conditional(Binary(BinOp.LT, exact, floor, span), floor, inside, span)
         if name == "abs":
             (x,) = vals
             return Conditional(Binary(BinOp.LT, x, IntLit(0, span), span), Unary(UnOp.NEG, x, span), x, span)
