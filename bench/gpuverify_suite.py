@@ -33,6 +33,31 @@ How to read a disagreement (each is classified by the runner; see also the READM
   bounds); the runner counts those as unchecked, not as agreement.
 """
 
+# The kernels we verify though GPUVerify expects them to fail, each looked at (a wrong
+# "verified" on what we check would be a soundness bug; none is)
+VERIFIED_XFAIL = {
+    "CUDA/atomics/add_tid/kernel.cu": "a race (two threads may get one index from atomicAdd): "
+    "races are not checked yet",
+    "OpenCL/atomics/refined_atomic_abstraction/bad_local_counters/kernel.cl": "a race between work-groups "
+    "(the kernel's own comment): not checked yet",
+    "OpenCL/atomics/refined_atomic_abstraction/predication/kernel.cl": "a race on globalArray[12]: "
+    "not checked yet",
+    "OpenCL/unreachable/kernel.cl": "the only statement calls a `noreturn` function without body; GPUVerify "
+    "reports the unreachable end, we have no claim to prove (nothing is verified but the empty contract)",
+    "CUDA/globalarray/fail/kernel.cu": "the failure needs the host to overwrite a `__constant__` table, "
+    "whose initialiser we assume (README)",
+    "OpenCL/sourcelocation_tests/ensures/fail/kernel.cl": "GPUVerify checks a helper's `__ensures` for every "
+    "input; we inline the helper and check it at its calls, where it holds",
+}
+
+
+def notes(rows: list[Row]) -> str:
+    lines = ["", "Kernels verified though GPUVerify expects a failure, one by one:"]
+    for r in rows:
+        if r.agreement == "disagree" and r.verdict == "verified":
+            lines.append(f"- {r.file}: {VERIFIED_XFAIL.get(r.file, 'NOT YET EXPLAINED: look at it')}")
+    return "\n".join(lines) + "\n"
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(
@@ -65,7 +90,7 @@ def main() -> None:
     (RESULTS / "gpuverify_suite.json").write_text(json.dumps(doc, indent=1) + "\n")
     head = f"{len(rows)} kernels, z3, {args.kernel_timeout:g} s per kernel."
     text = f"# hoaregpu on GPUVerify's test suite\n\n{head}\n\n"
-    (RESULTS / "gpuverify_suite.md").write_text(text + render(rows) + "\n" + EXPLAINED)
+    (RESULTS / "gpuverify_suite.md").write_text(text + render(rows) + "\n" + EXPLAINED + notes(rows))
     print(json.dumps(doc["summary"], indent=1))
 
 
