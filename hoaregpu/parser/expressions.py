@@ -9,7 +9,6 @@ recognised and raise a SpecError/UnsupportedError pointing at the offending toke
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -40,7 +39,8 @@ from ..terms import (
 from ..terms import (
     builtin as builtin_term,
 )
-from .context import IDENT_NOT_KW_RE, IDENT_RE, ctx, error, fail, punct, token, track
+from .context import IDENT_NOT_KW_RE, IDENT_RE, ctx, error, fail, punct, track
+from .precedence import BINARY_OPS, Guarded, by_precedence, fold_left, one_of_tokens, op_token
 
 Toks = pp.ParseResults
 
@@ -136,43 +136,6 @@ def _backslash_in_code(text: str, loc: int) -> SpecError:
 
 
 # ---------------------------------------------------------------- builders
-
-
-def _fold_left(s: str, loc: int, toks: Toks | list[Any]) -> Term:
-    items = list(toks)
-    left: Term = items[0]
-    for i in range(1, len(items), 2):
-        op, _ = items[i]
-        left = Binary(BinOp(op), left, items[i + 1], left.span)
-    return left
-
-
-def _chain(formula: bool) -> Any:
-    def action(s: str, loc: int, toks: Toks | list[Any]) -> Term:
-        items = list(toks)
-        if len(items) <= 3:
-            return _fold_left(s, loc, toks)
-        _, op2_loc = items[3]
-        if not formula:
-            raise error(
-                "chained comparisons are only allowed in annotations",
-                op2_loc,
-                "in code, 'a < b < c' compares the 0/1 result of 'a < b' with c; write 'a < b && b < c'",
-            )
-        ops = [items[i][0] for i in range(1, len(items), 2)]
-        if "!=" in ops:
-            raise error("'!=' cannot be chained; write the comparisons joined with '&&'", op2_loc)
-        if any(o in ("<", "<=") for o in ops) and any(o in (">", ">=") for o in ops):
-            raise error("a chain of comparisons must go one way (all '<'/'<=' or all '>'/'>=')", op2_loc)
-        out: Term | None = None
-        for i in range(1, len(items), 2):
-            left: Term = items[i - 1]
-            cmp = Binary(BinOp(items[i][0]), left, items[i + 1], left.span)
-            out = cmp if out is None else Binary(BinOp.AND, out, cmp, out.span)
-        assert out is not None
-        return out
-
-    return action
 
 
 def _fold_right(s: str, loc: int, toks: Toks) -> Term:
@@ -309,90 +272,6 @@ def _expect_paren(s: str, loc: int, toks: Toks) -> None:
 # ---------------------------------------------------------------- the grammar
 
 
-# C's binary operators as one regex (longer spellings first where one is a prefix of another)
-_BINARY_OPS = "|".join(
-    (
-        r"\*(?!=)|/(?!=)|%(?!=)",
-        r"\+(?![+=])|-(?![-=>])",
-        r"<<(?!=)|>>(?!=)",
-        r"<=(?!=)|>=|<(?![<=])|>(?![>=])",
-        r"==(?![=>])|!=",
-        r"&&|&(?![&=])",
-        r"\^(?!=)",
-        r"\|\||\|(?![|=])",
-    )
-)
-# binding strength of each operator: higher binds tighter
-_RANK: dict[str, int] = {
-    "*": 9, "/": 9, "%": 9, "+": 8, "-": 8, "<<": 7, ">>": 7,
-    "<=": 6, ">=": 6, "<": 6, ">": 6, "==": 5, "!=": 5,
-    "&": 4, "^": 3, "|": 2, "&&": 1, "||": 0,
-}  # fmt: skip
-_CHAINED = frozenset({6, 5})
-
-
-def _by_precedence(formula: bool) -> Any:
-    """Group `t0 op1 t1 op2 t2 ...` by C's precedence, left-associative, comparisons chained."""
-    chain = _chain(formula)
-
-    def group(items: list[Any], rank: int) -> Term:
-        if len(items) == 1:
-            return items[0]  # type: ignore[no-any-return]
-        lowest = min(_RANK[items[i][0]] for i in range(1, len(items), 2))
-        if lowest > rank:
-            return group(items, lowest)
-        parts: list[Any] = []
-        start = 0
-        for i in range(1, len(items), 2):
-            if _RANK[items[i][0]] == rank:
-                parts += [group(items[start:i], rank + 1), items[i]]
-                start = i + 1
-        parts.append(group(items[start:], rank + 1))
-        return chain("", 0, parts) if rank in _CHAINED else _fold_left("", 0, parts)
-
-    def action(s: str, loc: int, toks: Toks) -> Term:
-        return group(list(toks), 0)
-
-    return action
-
-
-class _Guarded(pp.ParseElementEnhance):
-    """`expr`, or nothing when the text ahead cannot start it (`peek` does not match).
-
-    For the optional trailers after every operand (`[i]`, `.f`, `@ t`, an operator): one
-    regex test instead of pyparsing trying, and failing, each alternative in turn, which
-    was most of an annotation's parse time.
-    """
-
-    def __init__(self, peek: str, expr: pp.ParserElement) -> None:
-        super().__init__(expr)
-        self._peek = re.compile(rf"[ \t\r\n\f\v]*(?:{peek})")  # from before the whitespace
-        self.mayReturnEmpty = True
-
-    def parseImpl(self, instring: str, loc: int, do_actions: bool = True) -> Any:
-        if not self._peek.match(instring, loc):
-            return loc, []
-        assert self.expr is not None
-        return self.expr._parse(instring, loc, do_actions, callPreParse=False)
-
-
-def _one_of_tokens(tokens: list[tuple[str, str, Any]]) -> pp.ParserElement:
-    """One regex `(?P<kind>...)|...` whose match goes to the action of the kind that matched."""
-    actions = {kind: action for kind, _, action in tokens}
-    regex = "|".join(f"(?P<{kind}>{pattern})" for kind, pattern, _ in tokens)
-
-    def dispatch(s: str, loc: int, toks: Toks) -> Any:
-        track(s, loc, toks)  # for the position of "nested too deeply" (with '(' and prefixes)
-        kind = next(k for k in actions if cast(Any, toks).get(k) is not None)
-        return actions[kind](s, loc, toks)
-
-    return pp.Regex(regex).set_parse_action(dispatch)
-
-
-def _op(regex: str) -> pp.ParserElement:
-    return token(regex, "an operator")
-
-
 def build(formula: bool) -> pp.ParserElement:
     """The top level of the expression (or formula) grammar, with its checks of what follows."""
     top = pp.Forward()
@@ -421,7 +300,7 @@ def build(formula: bool) -> pp.ParserElement:
         ("call", rf"(?:{IDENT_NOT_KW_RE}|__syncthreads)[ \t\r\n]*\(", fail(_call)),
         ("ident", IDENT_NOT_KW_RE, _ident),
     ]
-    alternatives: list[pp.ParserElement] = [_one_of_tokens(tokens)]
+    alternatives: list[pp.ParserElement] = [one_of_tokens(tokens)]
     string_token = (
         "string",
         r"\"|'",
@@ -465,12 +344,12 @@ def build(formula: bool) -> pp.ParserElement:
         ]
     else:
         rest = [("backslash", r"\\[A-Za-z_]*", fail(_backslash_in_code))]
-    alternatives += [_one_of_tokens([*rest, string_token]), paren]
+    alternatives += [one_of_tokens([*rest, string_token]), paren]
     primary = pp.MatchFirst(alternatives).set_name("an expression")
 
     index = punct("[") - top - punct("]", "']'")
     field = pp.Regex(rf"(?:\.|->)[ \t\r\n]*{IDENT_RE}").set_parse_action(_field)
-    indexed = (primary + _Guarded(r"\[|\.|->", pp.ZeroOrMore(index | field))).set_parse_action(_indexed)
+    indexed = (primary + Guarded(r"\[|\.|->", pp.ZeroOrMore(index | field))).set_parse_action(_indexed)
     member = pp.Regex(r"\.|->").set_parse_action(
         _unsupported("member access '{}'", "structs are not supported")
     )
@@ -480,7 +359,7 @@ def build(formula: bool) -> pp.ParserElement:
     if formula:
         at = pp.Literal("@").suppress() - indexed.copy().set_name("a thread after '@'")
         trailers = pp.ZeroOrMore(at | member | incdec_in_expr)
-        postfix = (indexed + _Guarded(r"@|\.|->|\+\+|--", trailers)).set_parse_action(_at)
+        postfix = (indexed + Guarded(r"@|\.|->|\+\+|--", trailers)).set_parse_action(_at)
     else:
         at_in_code = pp.Literal("@").set_parse_action(fail(lambda t, loc: error(f"'@' {ANNOT_ONLY}", loc)))
         postfix = indexed + pp.Optional(at_in_code | member | incdec_in_expr)
@@ -493,13 +372,13 @@ def build(formula: bool) -> pp.ParserElement:
     # The ten binary levels of C are one flat `operand (op operand)*` for pyparsing, grouped
     # by precedence in one parse action: a level per pyparsing element tried (and failed)
     # every level's operator after every operand, which made annotations 3x slower to parse.
-    binop = _op(_BINARY_OPS)
-    disj = (operand + _Guarded(_BINARY_OPS, pp.ZeroOrMore(binop - operand))).set_parse_action(
-        _by_precedence(formula)
+    binop = op_token(BINARY_OPS)
+    disj = (operand + Guarded(BINARY_OPS, pp.ZeroOrMore(binop - operand))).set_parse_action(
+        by_precedence(formula)
     )
     cond = pp.Forward()
     choice = punct("?") - top - punct(":", "':'") - cond
-    cond <<= (disj + _Guarded(r"\?", pp.Optional(choice))).set_parse_action(_conditional)
+    cond <<= (disj + Guarded(r"\?", pp.Optional(choice))).set_parse_action(_conditional)
     assign_op = r"(?:<<|>>|[-+*/%&|^])?=(?!=)"
     assign = pp.Regex(assign_op).set_parse_action(
         fail(
@@ -517,13 +396,13 @@ def build(formula: bool) -> pp.ParserElement:
     after = assign
     if formula:
         impl = pp.Forward()
-        impl <<= cond + _Guarded("==>", pp.Optional(_op(r"==>") - impl))
+        impl <<= cond + Guarded("==>", pp.Optional(op_token(r"==>") - impl))
         impl.set_parse_action(_fold_right)
-        iff = (impl + _Guarded("<==>", pp.ZeroOrMore(_op(r"<==>") - impl))).set_parse_action(_fold_left)
-        top <<= iff + _Guarded(assign_op, pp.Optional(after))
+        iff = (impl + Guarded("<==>", pp.ZeroOrMore(op_token(r"<==>") - impl))).set_parse_action(fold_left)
+        top <<= iff + Guarded(assign_op, pp.Optional(after))
     else:
         logic_op = pp.Regex(r"==>|<==>").set_parse_action(
             fail(lambda t, loc: error(f"'{t}' {ANNOT_ONLY}", loc))
         )
-        top <<= cond + _Guarded(rf"{assign_op}|==>|<==>", pp.Optional(after | logic_op))
+        top <<= cond + Guarded(rf"{assign_op}|==>|<==>", pp.Optional(after | logic_op))
     return top

@@ -1,0 +1,140 @@
+"""Precedence and lookahead for the expression grammar (`expressions.py`): C's ten binary
+levels parsed as one flat `operand (op operand)*` and grouped here by precedence in a parse
+action (left-associative, comparisons chained in annotations), one regex for the one-token
+primaries, and `Guarded`, which tries optional trailers only when a regex peek says one
+follows. Each replaced a chain of pyparsing elements that were tried and failed after every
+operand, which was most of an annotation's parse time.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, cast
+
+import pyparsing as pp
+
+from ..terms import Binary, BinOp, Term
+from .context import error, token, track
+
+Toks = pp.ParseResults
+
+
+def fold_left(s: str, loc: int, toks: Toks | list[Any]) -> Term:
+    items = list(toks)
+    left: Term = items[0]
+    for i in range(1, len(items), 2):
+        op, _ = items[i]
+        left = Binary(BinOp(op), left, items[i + 1], left.span)
+    return left
+
+
+def _chain(formula: bool) -> Any:
+    def action(s: str, loc: int, toks: Toks | list[Any]) -> Term:
+        items = list(toks)
+        if len(items) <= 3:
+            return fold_left(s, loc, toks)
+        _, op2_loc = items[3]
+        if not formula:
+            raise error(
+                "chained comparisons are only allowed in annotations",
+                op2_loc,
+                "in code, 'a < b < c' compares the 0/1 result of 'a < b' with c; write 'a < b && b < c'",
+            )
+        ops = [items[i][0] for i in range(1, len(items), 2)]
+        if "!=" in ops:
+            raise error("'!=' cannot be chained; write the comparisons joined with '&&'", op2_loc)
+        if any(o in ("<", "<=") for o in ops) and any(o in (">", ">=") for o in ops):
+            raise error("a chain of comparisons must go one way (all '<'/'<=' or all '>'/'>=')", op2_loc)
+        out: Term | None = None
+        for i in range(1, len(items), 2):
+            left: Term = items[i - 1]
+            cmp = Binary(BinOp(items[i][0]), left, items[i + 1], left.span)
+            out = cmp if out is None else Binary(BinOp.AND, out, cmp, out.span)
+        assert out is not None
+        return out
+
+    return action
+
+
+# C's binary operators as one regex (longer spellings first where one is a prefix of another)
+BINARY_OPS = "|".join(
+    (
+        r"\*(?!=)|/(?!=)|%(?!=)",
+        r"\+(?![+=])|-(?![-=>])",
+        r"<<(?!=)|>>(?!=)",
+        r"<=(?!=)|>=|<(?![<=])|>(?![>=])",
+        r"==(?![=>])|!=",
+        r"&&|&(?![&=])",
+        r"\^(?!=)",
+        r"\|\||\|(?![|=])",
+    )
+)
+# binding strength of each operator: higher binds tighter
+_RANK: dict[str, int] = {
+    "*": 9, "/": 9, "%": 9, "+": 8, "-": 8, "<<": 7, ">>": 7,
+    "<=": 6, ">=": 6, "<": 6, ">": 6, "==": 5, "!=": 5,
+    "&": 4, "^": 3, "|": 2, "&&": 1, "||": 0,
+}  # fmt: skip
+_CHAINED = frozenset({6, 5})
+
+
+def by_precedence(formula: bool) -> Any:
+    """Group `t0 op1 t1 op2 t2 ...` by C's precedence, left-associative, comparisons chained."""
+    chain = _chain(formula)
+
+    def group(items: list[Any], rank: int) -> Term:
+        if len(items) == 1:
+            return items[0]  # type: ignore[no-any-return]
+        lowest = min(_RANK[items[i][0]] for i in range(1, len(items), 2))
+        if lowest > rank:
+            return group(items, lowest)
+        parts: list[Any] = []
+        start = 0
+        for i in range(1, len(items), 2):
+            if _RANK[items[i][0]] == rank:
+                parts += [group(items[start:i], rank + 1), items[i]]
+                start = i + 1
+        parts.append(group(items[start:], rank + 1))
+        return chain("", 0, parts) if rank in _CHAINED else fold_left("", 0, parts)
+
+    def action(s: str, loc: int, toks: Toks) -> Term:
+        return group(list(toks), 0)
+
+    return action
+
+
+class Guarded(pp.ParseElementEnhance):
+    """`expr`, or nothing when the text ahead cannot start it (`peek` does not match).
+
+    For the optional trailers after every operand (`[i]`, `.f`, `@ t`, an operator): one
+    regex test instead of pyparsing trying, and failing, each alternative in turn, which
+    was most of an annotation's parse time.
+    """
+
+    def __init__(self, peek: str, expr: pp.ParserElement) -> None:
+        super().__init__(expr)
+        self._peek = re.compile(rf"[ \t\r\n\f\v]*(?:{peek})")  # from before the whitespace
+        self.mayReturnEmpty = True
+
+    def parseImpl(self, instring: str, loc: int, do_actions: bool = True) -> Any:
+        if not self._peek.match(instring, loc):
+            return loc, []
+        assert self.expr is not None
+        return self.expr._parse(instring, loc, do_actions, callPreParse=False)
+
+
+def one_of_tokens(tokens: list[tuple[str, str, Any]]) -> pp.ParserElement:
+    """One regex `(?P<kind>...)|...` whose match goes to the action of the kind that matched."""
+    actions = {kind: action for kind, _, action in tokens}
+    regex = "|".join(f"(?P<{kind}>{pattern})" for kind, pattern, _ in tokens)
+
+    def dispatch(s: str, loc: int, toks: Toks) -> Any:
+        track(s, loc, toks)  # for the position of "nested too deeply" (with '(' and prefixes)
+        kind = next(k for k in actions if cast(Any, toks).get(k) is not None)
+        return actions[kind](s, loc, toks)
+
+    return pp.Regex(regex).set_parse_action(dispatch)
+
+
+def op_token(regex: str) -> pp.ParserElement:
+    return token(regex, "an operator")
