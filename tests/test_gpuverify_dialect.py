@@ -393,3 +393,116 @@ def test_parameters_in_ensures_mean_their_values_at_entry() -> None:
     assert all(o is PROVED for _, o in outcomes(src))
     assert ("postcondition", REFUTED) in outcomes(src.replace("f(n) - 1", "f(n)"))
     assert ("assertion", REFUTED) in outcomes(src.replace("x + 1);", "x);"))
+
+
+# ---------------------------------------------------------------- function-wide, candidates, barriers
+
+
+def test_function_wide_invariant_is_an_invariant_of_every_loop() -> None:
+    src = """
+        __global__ void k(int *a) {
+            a[threadIdx.x] = 1;
+            for (int i = 0; i < 4; i++) { a[threadIdx.x] = 1; }
+            int j = 0;
+            while (__invariant(j >= 0), j < 4) { j++; }
+            __function_wide_invariant(a[threadIdx.x] == 1);
+        }
+        """
+    text = core_text(src)
+    assert text.count("invariant a[tid] == 1\n") == 2
+    assert "invariant j >= 0\n" in text
+    assert all(o is PROVED for _, o in outcomes(src))
+
+
+def test_function_wide_invariant_that_breaks_is_refuted() -> None:
+    src = """
+        __global__ void k(int *a) {
+            a[threadIdx.x] = 1;
+            for (int i = 0; i < 4; i++) { a[threadIdx.x] = 2; }
+            __function_wide_invariant(a[threadIdx.x] == 1);
+        }
+        """
+    assert ("loop-invariant-preserved", REFUTED) in outcomes(src)
+
+
+def test_function_wide_invariant_must_stand_at_the_end() -> None:
+    with pytest.raises(SpecError, match="at the end of a kernel or device function body"):
+        lower(
+            """
+            __global__ void k(int *a, int n) {
+                __function_wide_invariant(n > 0);
+                for (int i = 0; i < 4; i++) { }
+            }
+            """
+        )
+
+
+def test_candidates_are_dropped_with_a_warning() -> None:
+    src = """
+        __global__ void k(int *a) {
+            int d = 1;
+            while (__candidate_invariant(d == 3), __invariant(d > 0), d < 4) { d = d * 2; }
+            __function_wide_candidate_invariant(d == 7);
+        }
+        """
+    text = core_text(src)
+    assert "invariant d > 0\n" in text and "d == 3" not in text and "d == 7" not in text
+    ws = warnings_of(src)
+    assert len(ws) == 2 and all("a candidate" in w for w in ws)
+    assert all(o is PROVED for _, o in outcomes(src))  # a false candidate costs nothing
+
+
+def test_barrier_invariant_is_proved_where_it_stands() -> None:
+    good = """
+        __global__ void k(int *a) {
+            __shared__ int s[64];
+            s[threadIdx.x] = threadIdx.x;
+            __barrier_invariant_2(s[threadIdx.x] == threadIdx.x, threadIdx.x, 0);
+            __syncthreads();
+        }
+        """
+    assert outcomes(good) == [("assertion", PROVED)]
+    bad = good.replace("== threadIdx.x, threadIdx.x", "== 0, threadIdx.x")
+    assert outcomes(bad) == [("assertion", REFUTED)]
+
+
+def test_binary_barrier_invariant_ranges_over_the_group_only() -> None:
+    # a barrier orders one group: its pairs of threads are in one group, so the other thread
+    # ranges over the block, and the launch may have several blocks (no one-block conjunct)
+    src = """
+        __global__ void k(int *a) {
+            __shared__ int s[64];
+            s[threadIdx.x] = threadIdx.x;
+            __barrier_invariant_binary_1(s[threadIdx.x] != s[__other_int(threadIdx.x)],
+                                         threadIdx.x, __other_int(threadIdx.x));
+            __syncthreads();
+        }
+        """
+    text = core_text(src)
+    assert "gridDim.x == 1" not in text and "blockDim.y == 1" in text
+
+
+def test_same_group_guard_drops_the_one_grid_conjunct_but_keeps_the_pair() -> None:
+    src = """
+        __global__ void k(int *a) {
+            __requires(blockDim.y == 1 & blockDim.z == 1);
+            a[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x;
+            __assert(__implies(__same_group, threadIdx.x != __other_int(threadIdx.x)));
+        }
+        """
+    text = core_text(src)
+    assert "gridDim.x == 1" not in text and "@" in text
+    assert outcomes(src) == [("assertion", PROVED)]
+
+
+def test_ite_and_permissions() -> None:
+    src = """
+        __global__ void k(int *a, int c) {
+            __read_permission(int, a[threadIdx.x]);
+            __write_permission(int, a[threadIdx.x]);
+            a[threadIdx.x] = c > 0 ? 1 : 2;
+            __assert(a[threadIdx.x] == __ite(c > 0, 1, 2));
+        }
+        """
+    assert outcomes(src) == [("assertion", PROVED)]
+    assert outcomes(src.replace("__ite(c > 0, 1, 2)", "__ite(c > 0, 2, 1)")) == [("assertion", REFUTED)]

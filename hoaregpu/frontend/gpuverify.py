@@ -27,87 +27,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Span, SpecError, SpecWarning, UnsupportedError
+from ..errors import SpecError, SpecWarning
 from ..syntax import AnnotStmt, Clause, ClauseKind, EmptyStmt, Stmt
 from ..terms import (
-    At,
-    Binary,
-    BinOp,
-    IntLit,
-    Old,
     Term,
-    Unary,
-    UnOp,
-    Var,
 )
 from . import clang
-from .ckinds import BINARY, LNOT, is_prelude, strip
+from .ckinds import strip
+from .gpuverify_formulas import COMMA, WARNING_TAG, DialectFormulas
 from .gpuverify_names import (
+    CANDIDATES,
     CONTRACT,
-    INTRINSICS,
+    FUNCTION_WIDE,
     LOOP_HEAD,
-    MEMORY,
-    MEMORY_HINT,
-    OLD,
-    OTHER,
-    PAIR,
-    RETURN,
     STATEMENTS,
     Position,
 )
-from .gpuverify_terms import (
-    PLACEHOLDER,
-    at_every_thread,
-    for_other_threads,
-    fresh_name,
-    one_block_1d,
-    with_c_checks,
-)
-from .inline import Inliner
-
-WARNING_TAG = "gpuverify-dialect"
-
-
-class _Untranslatable(Exception):
-    """A formula our logic cannot state: dropped in a hypothesis, unsupported in an obligation."""
-
-    def __init__(self, error: UnsupportedError) -> None:
-        super().__init__(error.message)
-        self.error = error
 
 
 @dataclass
-class _FormulaState:
-    position: Position
-    everywhere: bool  # `__global_*`: at every thread, active or not
-    result: str | None  # a device function's result variable (`__return_val_int()`)
-    entry: dict[str, str] | None  # a device function's __ensures: parameter -> value at entry
-    other: str | None = None  # the bound name of "the other thread", once used
-    in_other: bool = False
-
-
-@dataclass
-class Dialect(Inliner):
-    warnings: list[SpecWarning] = field(default_factory=list)  # of the kernel being translated
+class Dialect(DialectFormulas):
     file_axioms: list[Clause] = field(default_factory=list)
     axiom_warnings: list[SpecWarning] = field(default_factory=list)
-    formula_state: _FormulaState | None = None
-    entry_values: dict[str, str] | None = None  # a device function's __ensures: parameters at entry
+    # `__function_wide_invariant`s of the functions being translated, innermost last
+    function_wide: list[tuple[Clause, ...]] = field(default_factory=list)
 
     def loop_cond(self, cur: Any) -> Term:
         raise NotImplementedError  # translate.Translator
-
-    # ------------------------------------------------------------ recognising calls
-
-    def intrinsic(self, cur: Any) -> str | None:
-        """The name of the GPUVerify intrinsic `cur` calls, or None."""
-        cur = strip(cur, self.K)
-        if cur.kind != self.K.CALL_EXPR or cur.spelling not in INTRINSICS:
-            return None
-        return str(cur.spelling) if is_prelude(cur.referenced) else None
-
-    def _argument(self, cur: Any, index: int = 0) -> Any:
-        return list(strip(cur, self.K).get_arguments())[index]
 
     # ------------------------------------------------------------ contracts
 
@@ -150,6 +96,45 @@ class Dialect(Inliner):
                     (ensures if post else requires).append(AnnotStmt(c, c.span))
         return requires, ensures, rest
 
+    def push_function_wide(self, children: Sequence[Any]) -> list[Any]:
+        """The body's statements without its trailing function-wide invariants, which hold for
+        the loops translated until `pop_function_wide`."""
+        wide, rest = self.function_wide_calls(children)
+        self.function_wide.append(wide)
+        return rest
+
+    def pop_function_wide(self) -> None:
+        if self.function_wide:  # a kernel's `finally` runs also when the body failed before the push
+            self.function_wide.pop()
+
+    def function_wide_calls(self, children: Sequence[Any]) -> tuple[tuple[Clause, ...], list[Any]]:
+        """Split a function body's trailing `__function_wide_invariant(e);` calls off its
+        statements: each is a loop invariant of every loop of the function (proved at each,
+        like one written there). A `__function_wide_candidate_invariant` is a candidate, which
+        GPUVerify keeps only where it holds: dropped, as every candidate (`_drop_candidate`)."""
+        rest = list(children)
+        clauses: list[Clause] = []
+        while rest and self.intrinsic(rest[-1]) in FUNCTION_WIDE | CANDIDATES:
+            cur = strip(rest.pop(), self.K)
+            if cur.spelling in CANDIDATES:
+                self._drop_candidate(cur)
+                continue
+            kind, position = ClauseKind.LOOP_INVARIANT, Position.INVARIANT
+            c = self.dialect_clause(kind, position, cur, False, None)
+            if c is not None:
+                clauses.insert(0, c)
+        return tuple(clauses), rest
+
+    def _drop_candidate(self, cur: Any) -> None:
+        self.warnings.append(
+            SpecWarning(
+                f"'{cur.spelling}' dropped: a candidate, which GPUVerify keeps only where it holds; "
+                "hoaregpu does not infer invariants yet (the proof goes on without it)",
+                self.span(cur),
+                WARNING_TAG,
+            )
+        )
+
     def read_axioms(self, top_level: Sequence[Any]) -> None:
         """GPUVerify's file-scope `__axiom(e)` (the prelude makes it a function `__axiom_N`
         returning e): a precondition of every kernel of the file (`file_axioms`, and the
@@ -190,8 +175,21 @@ class Dialect(Inliner):
                 span,
                 "GPUVerify's contract calls come before any other statement of the body",
             )
+        if name == "__access_permission":
+            # `__read_permission(T, x)`: lets GPUVerify's race instrumentation see an access that
+            # a barrier invariant needs; nothing for hoaregpu's proof, which keeps every state
+            return EmptyStmt(span)
         if name == "__requires_fresh_array":
             # hoaregpu's model: distinct array parameters never alias, which is what it asks
+            return EmptyStmt(span)
+        if name in FUNCTION_WIDE or name == "__function_wide_candidate_invariant":
+            raise SpecError(
+                f"'{name}' may only stand at the end of a kernel or device function body",
+                span,
+                "GPUVerify's function-wide invariants follow every other statement of the body",
+            )
+        if name in CANDIDATES:
+            self._drop_candidate(cur)
             return EmptyStmt(span)
         if name not in STATEMENTS:
             raise self.unsupported(
@@ -204,7 +202,9 @@ class Dialect(Inliner):
         if name == "__assume":
             c = self.dialect_clause(ClauseKind.ASSUME, Position.ASSUME, cur, everywhere, None)
         else:
-            # `__invariant` elsewhere than at a loop head is an assertion (GPUVerify's docs)
+            # `__invariant` elsewhere than at a loop head is an assertion (GPUVerify's docs); so is
+            # a barrier invariant: proved at the active threads, all of them at a barrier, and
+            # then known of each (our proof keeps every thread's state: no instantiations needed)
             c = self.dialect_clause(ClauseKind.ASSERT, Position.ASSERT, cur, everywhere, None)
         return EmptyStmt(span) if c is None else AnnotStmt(c, c.span)
 
@@ -213,24 +213,28 @@ class Dialect(Inliner):
         (GPUVerify writes loop invariants before the guard with the comma operator; an
         `__assert` there is an invariant too)."""
         heads: list[Any] = []
+        wide = self.function_wide[-1] if self.function_wide else ()
         top = strip(cur, self.K)
-        if top.kind != self.K.BINARY_OPERATOR or clang.binary_operator(top) != _COMMA:
-            return (), self.loop_cond(cur)
+        if top.kind != self.K.BINARY_OPERATOR or clang.binary_operator(top) != COMMA:
+            return wide, self.loop_cond(cur)
         left, guard = top.get_children()  # `a, b, g` is `(a, b), g`
         if not self._invariant_chain(left, heads):
-            return (), self.loop_cond(cur)  # the comma operator, unsupported as such
+            return wide, self.loop_cond(cur)  # the comma operator, unsupported as such
         clauses = []
         for h in heads:
+            if h.spelling in CANDIDATES:
+                self._drop_candidate(h)
+                continue
             everywhere = h.spelling.startswith("__global")
             c = self.dialect_clause(ClauseKind.LOOP_INVARIANT, Position.INVARIANT, h, everywhere, None)
             if c is not None:
                 clauses.append(c)
-        return tuple(clauses), self.loop_cond(guard)
+        return (*clauses, *wide), self.loop_cond(guard)
 
     def _invariant_chain(self, cur: Any, out: list[Any]) -> bool:
         """Whether `cur` is `inv, inv, ...` of loop-head intrinsics (collected into `out`)."""
         cur = strip(cur, self.K)
-        if cur.kind == self.K.BINARY_OPERATOR and clang.binary_operator(cur) == _COMMA:
+        if cur.kind == self.K.BINARY_OPERATOR and clang.binary_operator(cur) == COMMA:
             left, right = cur.get_children()
             return self._invariant_chain(left, out) and self._invariant_chain(right, out)
         if self.intrinsic(cur) in LOOP_HEAD:
@@ -248,173 +252,3 @@ class Dialect(Inliner):
         return self.formula_clause(
             kind, position, self._argument(call), str(call.spelling), self.span(call), everywhere, result
         )
-
-    def formula_clause(
-        self,
-        kind: ClauseKind,
-        position: Position,
-        cur: Any,
-        name: str,
-        span: Span,
-        everywhere: bool,
-        result: str | None,
-    ) -> Clause | None:
-        """The clause `kind` of the formula `cur` written with the intrinsic `name` at `span`."""
-        state = _FormulaState(position, everywhere, result, self.entry_values)
-        outer, self.formula_state = self.formula_state, state
-        try:
-            formula = self.expr(cur)
-        except _Untranslatable as exc:
-            if not position.droppable:
-                raise exc.error from None
-            self.warnings.append(
-                SpecWarning(
-                    f"'{name}' dropped: {exc.error.construct} cannot be read by hoaregpu "
-                    f"({'a hypothesis' if position.hypothesis_only else 'a loop invariant'}: "
-                    "the proof goes on without it)",
-                    span,
-                    WARNING_TAG,
-                )
-            )
-            return None
-        finally:
-            self.formula_state = outer
-        formula = with_c_checks(formula, position.hypothesis_only)
-        if state.other is not None:
-            formula = for_other_threads(formula)
-        if everywhere:
-            formula = at_every_thread(fresh_name("__every_tid", formula), formula)
-        if (state.other is not None or everywhere) and not position.droppable:
-            # the quantifiers range over the threads 0..blockDim.x-1 of the block, which are all
-            # threads (as GPUVerify's other thread ranges over) only for one 1-D block: to prove
-            formula = Binary(BinOp.AND, one_block_1d(span), formula, span)
-        return Clause(kind, formula, span)
-
-    # ------------------------------------------------------------ formulas
-
-    def expr(self, cur: Any) -> Term:
-        state = self.formula_state
-        name = self.intrinsic(cur) if cur.kind == self.K.CALL_EXPR else None
-        if state is None:
-            if name is not None and name != "__all":  # `__all` in code is CUDA's warp vote
-                raise self.unsupported(
-                    f"GPUVerify intrinsic '{name}' in program code",
-                    cur,
-                    "GPUVerify's annotations are statements: __requires(e); __assert(e); ...",
-                )
-            return super().expr(cur)
-        if cur.kind == self.K.CALL_EXPR:
-            if name is None:
-                raise self.unsupported(
-                    f"call to '{cur.spelling}' inside a GPUVerify annotation",
-                    cur,
-                    "annotations may use the kernel's variables and GPUVerify's intrinsics",
-                )
-            return self._intrinsic_term(name, cur, state)
-        if cur.kind == self.K.DECL_REF_EXPR and _is_scalar_parameter(cur, self.K):
-            if state.position is Position.ENSURES:  # a kernel's: the parameter's value at entry
-                return Old(super().expr(cur), self.span(cur))
-            if state.entry is not None and cur.spelling in state.entry:
-                return Var(state.entry[cur.spelling], (), self.span(cur))
-        if cur.kind == self.K.UNEXPOSED_EXPR and _converts_to_bool(cur, self.K):
-            # the intrinsics take bools: `__uniform_bool(x)` of an int x compares x != 0
-            (operand,) = cur.get_children()
-            return Binary(BinOp.NE, self.expr(operand), IntLit(0), self.span(cur))
-        if cur.kind == self.K.BINARY_OPERATOR and clang.binary_operator(cur) in _BITWISE_LOGIC:
-            left, right = cur.get_children()
-            if _is_bool(left, self.K) and _is_bool(right, self.K):
-                # GPUVerify's annotations write `a == 1 | a == 2`: on bools `|`/`&` are `||`/`&&`
-                op = _BITWISE_LOGIC[clang.binary_operator(cur)]
-                return Binary(op, self.expr(left), self.expr(right), self.span(cur))
-        return super().expr(cur)
-
-    def _intrinsic_term(self, name: str, cur: Any, state: _FormulaState) -> Term:
-        span = self.span(cur)
-        args = list(cur.get_arguments())
-        if name == "__implies":
-            return Binary(BinOp.IMPLIES, self.expr(args[0]), self.expr(args[1]), span)
-        if name == "__enabled":
-            if state.in_other or state.everywhere:
-                whose = "the other thread" if state.in_other else "a thread in a '__global_*' clause"
-                raise _Untranslatable(
-                    self.unsupported(
-                        f"'__enabled()' of {whose}",
-                        cur,
-                        "hoaregpu's formulas speak of the active threads but cannot name whether "
-                        "another thread is active",
-                    )
-                )
-            return IntLit(1, span)  # clauses are read at the active threads (README, thread reading)
-        if name in OTHER:
-            return self._other(args[0], cur, state)
-        if name in PAIR:
-            return Binary(PAIR[name], self.expr(args[0]), self._other(args[0], cur, state), span)
-        if name in ("__all", "__exclusive"):
-            both = Binary(BinOp.AND, self.expr(args[0]), self._other(args[0], cur, state), span)
-            return both if name == "__all" else Unary(UnOp.NOT, both, span)
-        if name in OLD:
-            if state.position is not Position.ENSURES:
-                raise self.unsupported(
-                    f"'{name}' outside a kernel's '__ensures'", cur, "use it in a kernel's __ensures"
-                )
-            return Old(self.expr(args[0]), span)
-        if name in RETURN:
-            if state.result is None:
-                raise SpecError(
-                    f"'{name}()' names the value a device function returns: use it in that "
-                    "function's '__ensures'",
-                    span,
-                )
-            return Var(state.result, (), span)
-        if name in MEMORY:
-            raise _Untranslatable(self.unsupported(f"'{name}'", cur, MEMORY_HINT))
-        raise self.unsupported(f"'{name}' inside a formula", cur)
-
-    def _other(self, arg: Any, cur: Any, state: _FormulaState) -> Term:
-        if state.in_other:
-            raise self.unsupported(
-                "GPUVerify's 'the other thread' inside 'the other thread'", cur, "name one other thread"
-            )
-        if state.everywhere:
-            raise self.unsupported("'__other_int'/'__other_bool' in a '__global_*' clause", cur)
-        if state.other is None:
-            state.other = PLACEHOLDER  # named when the clause is complete
-        state.in_other = True
-        try:
-            value = self.expr(arg)
-        finally:
-            state.in_other = False
-        return At(value, Var(state.other, (), self.span(cur)), self.span(cur))
-
-
-_COMMA = 33
-_BITWISE_LOGIC = {17: BinOp.AND, 19: BinOp.OR}
-
-
-def _is_scalar_parameter(cur: Any, K: Any) -> bool:
-    ref = cur.referenced
-    if ref is None or ref.kind != K.PARM_DECL:
-        return False
-    return ref.type.get_canonical().kind.name not in ("POINTER", "CONSTANTARRAY", "INCOMPLETEARRAY")
-
-
-def _converts_to_bool(cur: Any, K: Any) -> bool:
-    """An implicit conversion of a value that is not a bool to bool."""
-    children = list(cur.get_children())
-    if len(children) != 1 or cur.type.get_canonical().kind.name != "BOOL":
-        return False
-    return not _is_bool(children[0], K)
-
-
-def _is_bool(cur: Any, K: Any) -> bool:
-    """Whether `cur` is 0 or 1: a bool, or `&`/`|` of such (C promotes `a | b` of bools to int)."""
-    cur = strip(cur, K)
-    if cur.type.get_canonical().kind.name == "BOOL":
-        return True
-    if cur.kind == K.BINARY_OPERATOR and clang.binary_operator(cur) in _BITWISE_LOGIC:
-        return all(_is_bool(ch, K) for ch in cur.get_children())
-    # C's (and OpenCL's) comparisons and logical operators are ints 0 or 1, not bools
-    if cur.kind == K.BINARY_OPERATOR:
-        op = BINARY.get(clang.binary_operator(cur))
-        return op is not None and (op.is_comparison or op in (BinOp.AND, BinOp.OR))
-    return cur.kind == K.UNARY_OPERATOR and clang.unary_operator(cur) == LNOT

@@ -16,7 +16,14 @@ STATEMENTS = CONTRACT | {
     "__global_assert",
     "__assume",
     "__requires_fresh_array",
+    "__barrier_invariant",
+    "__access_permission",
 }
+# invariants of every loop of the function, written at the end of its body
+FUNCTION_WIDE = {"__function_wide_invariant"}
+# candidates, which GPUVerify's Houdini keeps only where they hold: hoaregpu drops them
+CANDIDATES = {"__candidate_invariant", "__candidate_global_invariant", "__function_wide_candidate_invariant"}
+STATEMENTS |= FUNCTION_WIDE | CANDIDATES
 OTHER = {"__other_int", "__other_bool"}
 OLD = {"__old_int", "__old_bool"}
 RETURN = {"__return_val_int", "__return_val_bool"}
@@ -37,10 +44,11 @@ MEMORY = {
     "__return_val_ptr",
 }
 VALUES = OTHER | OLD | RETURN | set(PAIR) | MEMORY
-VALUES |= {"__implies", "__enabled", "__all", "__exclusive"}
+VALUES |= {"__implies", "__enabled", "__all", "__exclusive", "__ite", "__same_group_"}
 INTRINSICS = frozenset(STATEMENTS | VALUES)
 
 LOOP_HEAD = {"__invariant", "__global_invariant", "__assert", "__global_assert"}
+LOOP_HEAD |= {"__candidate_invariant", "__candidate_global_invariant"}
 MEMORY_HINT = (
     "hoaregpu does not check races yet (issue 11), so it cannot read what GPUVerify records "
     "about accesses; see docs/gpuverify-dialect.md"

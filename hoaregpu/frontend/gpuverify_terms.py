@@ -85,12 +85,13 @@ def _forall_threads(t: Var, body: Term) -> Term:
     return Quant(QuantKind.FORALL, (t.name,), Binary(BinOp.IMPLIES, in_range, body, span), span)
 
 
-def one_block_1d(span: Span) -> Term:
+def one_block_1d(span: Span, same_group: bool = False) -> Term:
     """`gridDim.x == 1 && gridDim.y == 1 && gridDim.z == 1 && blockDim.y == 1 && blockDim.z == 1`:
     the launch is one block of one dimension, whose threads are 0..blockDim.x-1. (Unread
     coordinates are collapsed in the model, but GPUVerify's other thread may be any of
-    the grid's threads, including such copies.)"""
-    sizes: list[Term] = [BlockCount(span, axis) for axis in range(3)]
+    the grid's threads, including such copies.) For a formula about the other threads of
+    the same group only (`same_group`), the block must be of one dimension, whatever the grid."""
+    sizes: list[Term] = [] if same_group else [BlockCount(span, axis) for axis in range(3)]
     sizes += [ThreadCount(span, 1), ThreadCount(span, 2)]
     out: Term | None = None
     for size in sizes:

@@ -65,6 +65,12 @@ class Inliner(Calls):
     ) -> tuple[list[Any], list[Any], list[Any]]:
         return [], [], list(children)  # gpuverify.Dialect
 
+    def push_function_wide(self, children: Sequence[Any]) -> list[Any]:
+        return list(children)  # gpuverify.Dialect: takes the body's function-wide invariants
+
+    def pop_function_wide(self) -> None:
+        pass  # gpuverify.Dialect
+
     def extent(self, cur: Any) -> tuple[int, int]:
         a, b = clang.offsets(cur)
         return self.chars(a), self.chars(b)
@@ -169,12 +175,14 @@ class Inliner(Calls):
             # GPUVerify's `__requires`/`__ensures` calls leading the body: checked at the call
             # (`names`: a scalar parameter's value at entry, for their __ensures)
             gv_pre, gv_post, children = self.contract_calls(list(body.get_children()), result, names)
+            children = self.push_function_wide(children)
             last = children[-1] if children and children[-1].kind == self.K.RETURN_STMT else None
             self.return_targets.append((fn.spelling, result, fn.result_type))
             try:
                 own = self.stmt_list(body, children[:-1] if last is not None else children)
             finally:
                 self.return_targets.pop()
+                self.pop_function_wide()
             if last is not None:
                 own += self._return(last, result, fn.result_type)
             # a `return` before the end ends this body only (lowering gives it a flag of its

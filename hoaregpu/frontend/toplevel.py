@@ -198,9 +198,11 @@ class TopLevel(OpenCL):
             # GPUVerify's `__requires(e);` calls leading the body (gpuverify.py)
             requires, ensures, rest = self.contract_calls(list(body.get_children()), None)
             requires = [*self.file_axioms, *requires]
+            rest = self.push_function_wide(rest)
             block = Block((*entry, *self.stmt_list(body, rest)), self.span(body))
         finally:
             self.ptr_frames.pop()
+            self.pop_function_wide()
         # file-scope variables the kernel uses (filescope.py): extra parameters and entry facts
         self.check_global_shadowing([cur, *self.inlined])
         globals_, facts, shared = self.global_params()

@@ -91,6 +91,12 @@ extern __device__ float __expf(float);
 extern __device__ void __requires(bool), __ensures(bool), __global_requires(bool), __global_ensures(bool);
 extern __device__ void __invariant(bool), __global_invariant(bool), __assert(bool), __global_assert(bool);
 extern __device__ void __assume(bool), __requires_fresh_array(const volatile void *);
+extern __device__ void __function_wide_invariant(bool), __function_wide_candidate_invariant(bool);
+extern __device__ void __candidate_invariant(bool), __candidate_global_invariant(bool);
+extern __device__ void __barrier_invariant(bool);
+extern __device__ void __access_permission(void);
+extern __device__ bool __same_group_(void);
+extern __device__ int __ite(bool, int, int);
 extern __device__ bool __implies(bool, bool), __enabled(void);
 extern __device__ int __other_int(int), __old_int(int), __return_val_int(void);
 extern __device__ bool __other_bool(bool), __old_bool(bool), __return_val_bool(void);
@@ -110,6 +116,7 @@ extern __device__ void *__return_val_ptr(void);
 #define __axiom(e) extern "C" __device__ bool __HG_CAT(__axiom_, __COUNTER__)(void) { return (e); }
 #define __is_pow2(x) ((((x) & (x - 1)) == 0))
 #define __mod_pow2(x, y) ((y - 1) & (x))
+#include "hoaregpu_gpuverify.h"
 typedef unsigned int uint32_t;
 typedef int int32_t;
 typedef unsigned long long uint64_t;

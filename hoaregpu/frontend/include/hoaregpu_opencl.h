@@ -82,6 +82,12 @@ int printf(__constant const char *, ...);
 void __requires(bool), __ensures(bool), __global_requires(bool), __global_ensures(bool);
 void __invariant(bool), __global_invariant(bool), __assert(bool), __global_assert(bool);
 void __assume(bool);
+void __function_wide_invariant(bool), __function_wide_candidate_invariant(bool);
+void __candidate_invariant(bool), __candidate_global_invariant(bool);
+void __barrier_invariant(bool);
+void __access_permission(void);
+bool __same_group_(void);
+int __ite(bool, int, int);
 bool __implies(bool, bool), __enabled(void);
 int __other_int(int), __old_int(int), __return_val_int(void);
 bool __other_bool(bool), __old_bool(bool), __return_val_bool(void);
@@ -104,3 +110,4 @@ __HG_PTR(size_t, __ptr_offset_bytes) __HG_PTR(int, __ptr_base)
 #define __axiom(e) bool __HG_CAT(__axiom_, __COUNTER__)(void) { return (e); }
 #define __is_pow2(x) ((((x) & (x - 1)) == 0))
 #define __mod_pow2(x, y) ((y - 1) & (x))
+#include "hoaregpu_gpuverify.h"
