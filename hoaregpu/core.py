@@ -123,6 +123,10 @@ class CheckKind(Enum):
     NARROWING = "narrowing"
     # a call of a device function with a contract: its `requires` at the arguments
     CALL_PRECONDITION = "call-precondition"
+    # an index of a multi-dimensional array, not the first: it must stay inside its row, where
+    # C's row-major memory and our map from index tuples agree (`t[0][2]` of `int t[2][2]` is
+    # C's `t[1][0]`, but a cell of its own here)
+    INDEX_BOUNDS = "index-bounds"
 
 
 @dataclass(frozen=True)

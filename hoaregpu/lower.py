@@ -49,6 +49,7 @@ from .terms import (
 class _VarInfo:
     decl: core.VarDecl
     type: syntax.BaseType
+    extents: tuple[int | None, ...] = ()  # an array's extents where C fixes them
 
 
 @dataclass
@@ -141,7 +142,7 @@ class _Lowerer:
         if isinstance(t, Unsigned):
             return Unsigned(self.term(t.term, bound), t.span)
         if isinstance(t, Fits):
-            return Fits(self.term(t.term, bound), t.low, t.high, t.span)
+            return Fits(self.term(t.term, bound), t.low, t.high, t.span, t.index)
         raise AssertionError(f"unexpected term {t!r}")
 
     def formula(self, clause: syntax.Clause) -> core.Formula:
@@ -275,13 +276,44 @@ class _Lowerer:
         self.order.append(name)
         return name
 
+    def in_rows(self, name: str, indices: Sequence[Term]) -> tuple[Term, ...]:
+        """The indices of an access to the array `name`, each but the first marked with the
+        row it must stay in (`Fits(..., index=True)`, an `index-bounds` check where it is
+        evaluated). C's arrays are row-major memory and ours map index tuples: `t[0][2]` of
+        an `int t[2][2]` is C's `t[1][0]` but a cell of its own here; they agree in the rows."""
+        extents = self.info[name].extents
+        out = list(indices)
+        for k in range(1, min(len(out), len(extents))):
+            extent = extents[k]
+            if extent is not None:
+                out[k] = Fits(out[k], 0, extent - 1, out[k].span, index=True)
+        return tuple(out)
+
+    def _rows_checked(self, t: Term) -> Term:
+        """`in_rows` for every array access of a program term."""
+        if isinstance(t, Var) and t.indices:
+            return Var(t.name, self.in_rows(t.name, [self._rows_checked(i) for i in t.indices]), t.span)
+        if isinstance(t, Binary):
+            return Binary(t.op, self._rows_checked(t.left), self._rows_checked(t.right), t.span)
+        if isinstance(t, Unary):
+            return Unary(t.op, self._rows_checked(t.operand), t.span)
+        if isinstance(t, Conditional):
+            cond, then, orelse = (self._rows_checked(x) for x in (t.cond, t.then, t.orelse))
+            return Conditional(cond, then, orelse, t.span)
+        if isinstance(t, Unsigned):
+            return Unsigned(self._rows_checked(t.term), t.span)
+        if isinstance(t, Fits):
+            return Fits(self._rows_checked(t.term), t.low, t.high, t.span, t.index)
+        return t
+
     def evaluated(self, *terms: Term) -> tuple[core.Stmt, list[Term]]:
-        """Lowered program terms about to be evaluated: the `unsigned-wrap` checks they need
-        (to run first) and the terms without their marks (`hoaregpu.unsigned`)."""
+        """Lowered program terms about to be evaluated: the `unsigned-wrap`, `narrowing` and
+        `index-bounds` checks they need (to run first) and the terms without their marks
+        (`hoaregpu.unsigned`)."""
         checks: list[core.Stmt] = []
         out: list[Term] = []
         for t in terms:
-            plain, found = unsigned.split(t)
+            plain, found = unsigned.split(self._rows_checked(t))
             out.append(plain)
             for ob, sp, kind in found:
                 span = sp or Span(self.path, 1, 1)
@@ -309,6 +341,7 @@ class _Lowerer:
             else:
                 kind, role = core.VarKind.LOCAL, core.VarRole.LOCAL
             name = self.declare(dc.name, kind, len(dc.sizes), role, d.type, dc.span)
+            self.info[name].extents = tuple(_extent(size) for size in dc.sizes)
             if init is not None:
                 if dc.sizes:
                     raise SpecError("array initialisers are not supported", dc.span)
@@ -324,7 +357,8 @@ class _Lowerer:
         info = self.info[name]
         if len(target.indices) != info.decl.dim:
             raise SpecError(_dim_message(target.name, info.decl.dim, len(target.indices)), span)
-        checks, lowered = self.evaluated(*(self.term(i) for i in target.indices), self.term(value))
+        indices = self.in_rows(name, [self.term(i) for i in target.indices])
+        checks, lowered = self.evaluated(*indices, self.term(value))
         indices, rhs = tuple(lowered[:-1]), lowered[-1]
         if op is not syntax.AssignOp.SET:
             rhs = Binary(op.binop, Var(name, indices, target.span), rhs, span)
@@ -340,6 +374,10 @@ class _Lowerer:
 # what the SMT encoding appends to a variable's name (`x.old`: its initial value; `abs.v`:
 # a C name that is an SMT-LIB symbol); a struct field flattened to `x.old` must not meet them
 _ENCODING_SUFFIXES = (".old", ".v")
+
+
+def _extent(size: Term) -> int | None:
+    return size.value if isinstance(size, IntLit) and size.value > 0 else None
 
 
 def _suffix_clash(name: str, taken: dict[str, _VarInfo]) -> bool:
@@ -379,6 +417,7 @@ def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
             else:
                 kind, role = core.VarKind.SHARED, core.VarRole.SCALAR_PARAM
             params.append(lw.declare(p.name, kind, p.dims, role, p.type, p.span))
+            lw.info[params[-1]].extents = p.extents
         requires = tuple(lw.formula(c) for c in k.requires)
         for stmt in k.body.stmts:  # C: the parameters and the outermost block share one scope
             if isinstance(stmt, syntax.Decl):

@@ -4,7 +4,7 @@ with the checks their evaluation needs (they run first, as for an assignment).""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from . import core, syntax
@@ -18,6 +18,7 @@ class _Lowering(Protocol):
     def lookup(self, c_name: str) -> str | None: ...
     def term(self, t: Term) -> Term: ...
     def evaluated(self, *terms: Term) -> tuple[core.Stmt, list[Term]]: ...
+    def in_rows(self, name: str, indices: Sequence[Term]) -> tuple[Term, ...]: ...
 
 
 def lower_call(
@@ -54,7 +55,8 @@ def lower_call(
             s.span,
         )
     assert result is not None
-    checks, lowered = lw.evaluated(*(lw.term(t) for t in (*a.target.indices, *a.operands)))
+    indices = lw.in_rows(target, [lw.term(t) for t in a.target.indices])
+    checks, lowered = lw.evaluated(*indices, *(lw.term(t) for t in a.operands))
     n = len(a.target.indices)
     update = core.AtomicUpdate(
         a.op, target, tuple(lowered[:n]), tuple(lowered[n:]), result, a.bits, a.floating

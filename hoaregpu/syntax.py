@@ -55,6 +55,7 @@ class Param:
     span: Span = field(compare=False, repr=False)
     # a file-scope `__device__`/`__constant__` variable (global memory: shared even if assigned)
     global_var: bool = False
+    extents: tuple[int | None, ...] = ()  # per dimension, where C fixes it (`int a[][16]`)
 
 
 @dataclass(frozen=True)

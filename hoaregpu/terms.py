@@ -271,12 +271,16 @@ class Unsigned:
 class Fits:
     """`term` stored into a narrow integer type (`char`, `short`, their unsigned variants):
     C keeps it only if it lies in [low, high] (else it truncates). Made by the front end;
-    lowering turns each into a `narrowing` check (`hoaregpu.unsigned`)."""
+    lowering turns each into a `narrowing` check (`hoaregpu.unsigned`), or an `index-bounds`
+    one for `index`."""
 
     term: Term
     low: int
     high: int
     span: Span | None = field(default=None, compare=False, repr=False)
+    # an index into a row of an array (not the first index): C's arrays are row-major memory,
+    # ours map index tuples; they agree while it stays in [0, extent - 1] (`index-bounds`)
+    index: bool = False
 
 
 Term: TypeAlias = (

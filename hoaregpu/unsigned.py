@@ -32,6 +32,8 @@ def split(t: Term, guard: Term | None = None) -> tuple[Term, list[Check]]:
             if guard is not None:
                 ob = Binary(BinOp.IMPLIES, guard, ob, t.span)
             kind = CheckKind.UNSIGNED_WRAP if isinstance(t, Unsigned) else CheckKind.NARROWING
+            if isinstance(t, Fits) and t.index:
+                kind = CheckKind.INDEX_BOUNDS
             checks.append((ob, t.span, kind))
         return inner, checks
     if isinstance(t, Binary) and t.op in (BinOp.AND, BinOp.OR):

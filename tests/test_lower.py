@@ -6,7 +6,7 @@ import pytest
 from pipeline_kit import PATH, line_of, lower
 
 from hoaregpu import core
-from hoaregpu.core import Assign, Formula, If, Seq, Skip, VarKind, VarRole, While
+from hoaregpu.core import Assert, Assign, CheckKind, Formula, If, Seq, Skip, VarKind, VarRole, While
 from hoaregpu.errors import SpecError
 from hoaregpu.terms import Binary, BinOp, IntLit, ThreadCount, ThreadId, Unary, UnOp, Var
 
@@ -75,7 +75,11 @@ def test_shared_declarations_and_local_arrays_have_their_dimension() -> None:
         ("t", VarKind.SHARED, 2),
         ("buf", VarKind.LOCAL, 1),
     ]
-    assert k.body == Assign("buf", (IntLit(2),), Var("t", (IntLit(1), ThreadId())))
+    # the row index `tid` of `t[16][16]` is checked to stay in its row (C's memory is row-major)
+    assert isinstance(k.body, Seq)
+    check, assign = k.body.stmts
+    assert isinstance(check, Assert) and check.check is CheckKind.INDEX_BOUNDS
+    assert assign == Assign("buf", (IntLit(2),), Var("t", (IntLit(1), ThreadId())))
 
 
 def test_shared_initialiser_is_rejected() -> None:
@@ -160,10 +164,11 @@ def test_compound_assignment_and_increment(stmt: str, op: BinOp, amount: int) ->
 
 def test_compound_assignment_to_an_array_cell_reads_the_same_cell() -> None:
     k = lower("__global__ void k(int *a, int t[][8]) { a[tid] += 1; t[1][tid]--; }")
-    assert stmts(k) == (
-        Assign("a", (ThreadId(),), b(BinOp.ADD, Var("a", (ThreadId(),)), 1)),
-        Assign("t", (IntLit(1), ThreadId()), b(BinOp.SUB, Var("t", (IntLit(1), ThreadId())), 1)),
-    )
+    first, check, second = stmts(k)
+    assert first == Assign("a", (ThreadId(),), b(BinOp.ADD, Var("a", (ThreadId(),)), 1))
+    # one `index-bounds` check for the cell read and written (its row has 8 cells)
+    assert isinstance(check, Assert) and check.check is CheckKind.INDEX_BOUNDS
+    assert second == Assign("t", (IntLit(1), ThreadId()), b(BinOp.SUB, Var("t", (IntLit(1), ThreadId())), 1))
 
 
 def test_for_becomes_init_then_while_with_step_at_the_end_of_the_body() -> None:

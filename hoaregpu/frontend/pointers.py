@@ -208,6 +208,8 @@ class Pointers(FileScope):
             return value.off
         if any(t.scalar for t in value.targets):
             raise self.refuse("pointer arithmetic on a pointer to a single variable", cur)
+        if any(field_of_element(t) for t in value.targets):
+            raise self.refuse(FIELD_STEP, cur)
         return _plus(value.off, delta, self.at(cur))
 
     def merged_pointer(self, cond: Term, a: PtrVal, b: PtrVal, span: Span) -> PtrVal:
@@ -254,9 +256,10 @@ class Pointers(FileScope):
         value = self.pointer_value(pl.base)
         first = IntLit(0) if pl.indices[0] is None else self.index_term(pl.indices[0])
         rest = [self.index_term(i) for i in pl.indices[1:]]
-        if any(t.scalar for t in value.targets):
+        if any(t.scalar or field_of_element(t) for t in value.targets):
             if not (isinstance(first, IntLit) and first.value == 0):
-                raise self.unsupported("indexing a pointer to a single variable", cur, POINTER_HINT)
+                what = "indexing a pointer to a single variable"
+                raise self.unsupported(what if value.targets[0].scalar else FIELD_STEP, cur, POINTER_HINT)
             if not address and not rest and not pl.suffix:
                 return value
             return self.derived(value, pl.suffix, rest, address, address and not rest, cur, span)
@@ -312,6 +315,8 @@ class Pointers(FileScope):
                     raise self.refuse("indexing a pointer to a single variable", cur)
                 indices: tuple[Term, ...] = (*(IntLit(v, span) for v in t.lead), *rest)
             else:
+                if field_of_element(t) and not (isinstance(first, IntLit) and first.value == 0):
+                    raise self.refuse(FIELD_STEP, cur)
                 indices = (*(IntLit(v, span) for v in t.lead), _plus(value.off, first, span), *rest)
             if self.ptr_writing and self.is_constant(t.cursor):
                 raise SpecError(f"'{t.label}' is a __constant__ variable: a kernel cannot write it", span)
@@ -404,3 +409,19 @@ def _plus(a: Term, b: Term, span: Span) -> Term:
     if isinstance(a, IntLit) and isinstance(b, IntLit):
         return IntLit(a.value + b.value, span)
     return Binary(BinOp.ADD, a, b, span)
+
+
+FIELD_STEP = "stepping a pointer to a field of an array's struct element (C steps by the field's size)"
+
+
+def field_of_element(t: Target) -> bool:
+    """Whether `t` is a scalar field of the struct elements of an array (`&a[i].f`, `&p[i].f`):
+    the model steps such a pointer over the elements (`a.f[i + 1]`), where C steps by the
+    field's size into the next field. Only `*p`/`p[0]` agree, so only those are read."""
+    if not t.suffix or t.cursor is None:
+        return False
+    ty, container_dims = t.cursor.type.get_canonical(), 0
+    while ty.kind.name in ("POINTER", "CONSTANTARRAY", "INCOMPLETEARRAY"):
+        ty = (ty.get_pointee() if ty.kind.name == "POINTER" else ty.element_type).get_canonical()
+        container_dims += 1
+    return len(t.lead) < container_dims

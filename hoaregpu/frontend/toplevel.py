@@ -217,15 +217,19 @@ class TopLevel(OpenCL):
     def param(self, cur: Any) -> list[Param]:
         ty = cur.type.get_canonical()
         dims = 0
+        extents: list[int | None] = []  # `int a[][16]`: the rows' extent is C's
         while ty.kind in (
             self.ci.TypeKind.POINTER,
             self.ci.TypeKind.CONSTANTARRAY,
             self.ci.TypeKind.INCOMPLETEARRAY,
         ):
+            constant = ty.kind == self.ci.TypeKind.CONSTANTARRAY
+            extents.append(ty.get_array_size() if constant and ty.get_array_size() > 0 else None)
             ty = ty.get_pointee() if ty.kind == self.ci.TypeKind.POINTER else ty.element_type
             ty = ty.get_canonical()
             dims += 1
         span = self.start_span(cur)
         if ty.kind == self.ci.TypeKind.RECORD:
             return self.struct_params(cur, ty, dims, span)
-        return [Param(cur.spelling, self.base_type(ty, cur, cur.type.spelling), dims, span)]
+        btype = self.base_type(ty, cur, cur.type.spelling)
+        return [Param(cur.spelling, btype, dims, span, extents=tuple(extents))]

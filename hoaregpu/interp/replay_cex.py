@@ -34,6 +34,7 @@ from .results import (
     BARRIER_DIVERGENCE,
     CALL_PRECONDITION,
     INADMISSIBLE,
+    INDEX_BOUNDS,
     LOOP_INVARIANT,
     NARROWING,
     POSTCONDITION,
@@ -62,6 +63,7 @@ _KIND = {
     VcKind.UNSIGNED_WRAP: UNSIGNED_WRAP,
     VcKind.NARROWING: NARROWING,
     VcKind.CALL_PRECONDITION: CALL_PRECONDITION,
+    VcKind.INDEX_BOUNDS: INDEX_BOUNDS,
 }
 
 ZERO_NOTE = "array cells the model does not give start at 0"

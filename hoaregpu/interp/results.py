@@ -15,6 +15,7 @@ ASSERTION = "assertion"
 UNSIGNED_WRAP = "unsigned-wrap"  # a value C computes in an unsigned type is negative
 NARROWING = "narrowing"  # a value stored into char/short does not fit
 CALL_PRECONDITION = "call-precondition"  # a device function called outside its `requires`
+INDEX_BOUNDS = "index-bounds"  # an index of a multi-dimensional array leaves its row
 
 # What an `assert` of each kind is called in messages ("... does not hold").
 CHECK_LABEL = {
@@ -22,6 +23,7 @@ CHECK_LABEL = {
     CheckKind.UNSIGNED_WRAP: "unsigned-wrap check (C wraps a negative value around)",
     CheckKind.NARROWING: "narrowing check (C truncates a value that does not fit)",
     CheckKind.CALL_PRECONDITION: "precondition of the called device function",
+    CheckKind.INDEX_BOUNDS: "index-bounds check (C would reach another row of the array)",
 }
 LOOP_INVARIANT = "loop-invariant"
 POSTCONDITION = "postcondition"

@@ -17,6 +17,7 @@ class VcKind(Enum):
     UNSIGNED_WRAP = "unsigned-wrap"
     NARROWING = "narrowing"
     CALL_PRECONDITION = "call-precondition"
+    INDEX_BOUNDS = "index-bounds"
 
 
 MESSAGES: dict[VcKind, str] = {
@@ -28,6 +29,7 @@ MESSAGES: dict[VcKind, str] = {
     VcKind.UNSIGNED_WRAP: "value might be negative where C computes it as unsigned (C wraps it around)",
     VcKind.NARROWING: "value might not fit the narrow type it is stored in (C truncates it)",
     VcKind.CALL_PRECONDITION: "the called device function's precondition might not hold",
+    VcKind.INDEX_BOUNDS: "index might leave its row of the array (C would reach another row)",
 }
 
 
