@@ -176,3 +176,16 @@ def test_a_pointer_in_an_annotation_must_be_indexed() -> None:
     with pytest.raises(SpecError) as e:
         parse_text(src, "k.cu")
     assert "pointer 'p' in an annotation" in e.value.message
+
+
+def test_a_row_of_a_parameter_chosen_by_a_variable_is_unsupported_by_name() -> None:
+    # `t[i]` of `int t[][4]` is a row that decays to a pointer: not an offset into `t`
+    src = """
+        __global__ void k(int t[][4], int *out) {
+            int *r = t[threadIdx.x];
+            out[threadIdx.x] = r[1];
+        }
+        """
+    with pytest.raises(UnsupportedError, match="a pointer into a row chosen by a variable") as e:
+        lower(src)
+    assert ".mem" not in str(e.value)

@@ -264,7 +264,9 @@ class Pointers(FileScope):
                 return value
             return self.derived(value, pl.suffix, rest, address, address and not rest, cur, span)
         off = self.moved(value, first, cur)
-        if not rest and not pl.suffix:
+        # `t[2]` of `int t[][4]` is a row, which decays to a pointer into it: a lead, not an offset
+        row = not address and cur.type.get_canonical().kind.name in ("CONSTANTARRAY", "INCOMPLETEARRAY")
+        if not rest and not pl.suffix and not row:
             return replace(value, off=off)
         return self.derived(replace(value, off=IntLit(0)), pl.suffix, [off, *rest], address, False, cur, span)
 
