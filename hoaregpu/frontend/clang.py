@@ -194,7 +194,13 @@ def descendants(cursor: Any) -> list[Any]:
 
 
 def in_file(cursor: Any, path: str) -> bool:
-    f = cursor.location.file
+    """Whether `cursor` stands in the file `path` (where its macro expansion does, for a
+    declaration a macro makes). The preludes and stand-in headers are system headers, so
+    most of the declarations a translation unit holds are told apart by one query."""
+    loc = cursor.location
+    if loc.is_in_system_header:
+        return False
+    f = loc.file
     return f is not None and os.path.normpath(f.name) == os.path.normpath(path)
 
 

@@ -2,6 +2,8 @@
    that Clang can parse and type kernels without the CUDA headers. What they mean is
    decided by hoaregpu (hoaregpu/frontend/translate.py), never by these declarations. */
 #pragma once
+/* a system header: `clang.in_file` tells the prelude's declarations apart with one query */
+#pragma clang system_header
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
 #define __host__ __attribute__((host))

@@ -3,6 +3,8 @@
    What they mean is decided by hoaregpu (hoaregpu/frontend/opencl.py), never by these
    declarations. */
 #pragma once
+/* a system header: `clang.in_file` tells the prelude's declarations apart with one query */
+#pragma clang system_header
 /* `__kernel` is a keyword: the macro keeps it and adds a mark libclang shows (an annotate
    attribute), by which hoaregpu finds the kernels. */
 #define __kernel __kernel __attribute__((annotate("hoaregpu_kernel")))
