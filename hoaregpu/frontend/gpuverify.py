@@ -29,9 +29,7 @@ from typing import Any
 
 from ..errors import SpecError, SpecWarning
 from ..syntax import AnnotStmt, Clause, ClauseKind, EmptyStmt, Stmt
-from ..terms import (
-    Term,
-)
+from ..terms import Term
 from . import clang
 from .ckinds import strip
 from .gpuverify_formulas import COMMA, WARNING_TAG, DialectFormulas
