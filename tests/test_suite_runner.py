@@ -15,7 +15,7 @@ from hoaregpu.cli import main
 from hoaregpu.errors import ConfigError
 from hoaregpu.launch import Launch
 from hoaregpu.suite.header import read_header
-from hoaregpu.suite.runner import agreement, find_tests, run_suite
+from hoaregpu.suite.runner import agreement, find_tests, run_suite, why
 
 # ---------------------------------------------------------------- headers
 
@@ -163,3 +163,13 @@ def test_command_outputs(suite: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "| xfail:NOT_ALL_VERIFIED (assertion) | 1 | 1 |" in out
     assert "agreement on what we check: 1 of 1 (100.0 %)" in out
     assert main(["suite", str(suite / "nothing-here")]) == 3
+
+
+def test_disagreements_of_semantics_are_classified() -> None:
+    header = read_header("//pass\n//--blockDim=16\n__global__ void k() {}\n")
+    wrap = {"verdict": "failed", "failures": ["unsigned-wrap:3"]}
+    rows = {"verdict": "failed", "failures": ["index-bounds:5", "narrowing:2"]}
+    other = {"verdict": "failed", "failures": ["index-bounds:5", "postcondition:2"]}
+    assert why(header, wrap, "disagree").startswith("semantics: hoaregpu's integers")
+    assert why(header, rows, "disagree").startswith("semantics: hoaregpu keeps indices in their rows")
+    assert why(header, other, "disagree") == "refuted, not confirmed by execution"

@@ -146,6 +146,9 @@ def why(header: Header, out: dict[str, Any], agreed: str) -> str:
     kinds = {f.split(":")[0] for f in out.get("failures", [])}
     if kinds and kinds <= {"unsigned-wrap", "narrowing"}:  # execution shows the wrap C allows
         return "semantics: hoaregpu's integers must not wrap, C's unsigned ones may"
+    if kinds and kinds <= {"unsigned-wrap", "narrowing", "index-bounds"}:
+        # GPUVerify's memory is flat bytes: `t[0][n]` is the next row there, outside its row here
+        return "semantics: hoaregpu keeps indices in their rows, GPUVerify's memory is flat"
     if out.get("confirmed"):
         return "failure confirmed by execution"
     if out.get("loops_without_invariant"):
