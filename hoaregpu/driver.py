@@ -29,6 +29,7 @@ from .smt.expand import ExpandThreadQuantifiers
 from .smt.smtlib import script_text
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
 from .solvers.cache import ResultCache
+from .races import instrument as instrument_races
 from .transform import make_monotonic
 from .unroll import MissingInvariant, unroll
 from .vc.generate import Query, generate, precondition
@@ -48,6 +49,7 @@ class VerifyOptions:
     confirm: bool = False  # a VC is proved only by two solver families (`solvers.portfolio`)
     unroll: int = DEFAULT_UNROLL  # iterations up to which a loop without invariant is unrolled
     clang: ClangOptions = field(default_factory=ClangOptions)  # `-D`, `-I`
+    check_races: bool = False  # race VCs (hoaregpu.races); off: race-freedom is assumed
 
     def __post_init__(self) -> None:
         if self.unroll < 0:
@@ -174,16 +176,23 @@ def kernel_launch(kernel: core.Kernel, given: int | Launch | None) -> Launch:
 
 
 def prepare_kernel(
-    path: str, kernel: core.Kernel, threads: int | Launch | None, unroll_limit: int = DEFAULT_UNROLL
+    path: str,
+    kernel: core.Kernel,
+    threads: int | Launch | None,
+    unroll_limit: int = DEFAULT_UNROLL,
+    check_races: bool = False,
 ) -> PreparedKernel:
     start = time.perf_counter()
     n = kernel_launch(kernel, threads)
     unrolled = unroll(kernel, n, unroll_limit)  # before §4.1: a loop unrolled needs no transform
     kernel = make_monotonic(unrolled.kernel)
+    # the race checks are ghost code for the VCs only: the prepared kernel (which replays
+    # counterexamples) stays the program itself
+    checked = instrument_races(kernel) if check_races else kernel
     with fresh_env() as env:
         expand = ExpandThreadQuantifiers(env) if n.threads is not None else None
         vcs = []
-        for vc in generate(kernel, env, n):
+        for vc in generate(checked, env, n):
             formula = expand.walk(vc.formula) if expand is not None else vc.formula
             text = script_text(Not(formula), [q.term for q in vc.queries])
             vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations))
@@ -199,13 +208,14 @@ def prepare(
     threads: int | Launch | None,
     unroll_limit: int = DEFAULT_UNROLL,
     clang: ClangOptions | None = None,
+    check_races: bool = False,
 ) -> tuple[list[PreparedKernel], list[SpecError]]:
     prepared: list[PreparedKernel] = []
     errors: list[SpecError] = []
     for path in spec_files(paths):
         try:
             for kernel in load_kernels(path, clang):
-                prepared.append(prepare_kernel(path, kernel, threads, unroll_limit))
+                prepared.append(prepare_kernel(path, kernel, threads, unroll_limit, check_races))
         except SpecError as e:
             errors.append(e)
     return prepared, errors
@@ -302,7 +312,7 @@ def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[
 
 
 def verify(paths: Sequence[str], options: VerifyOptions) -> RunResult:
-    prepared, errors = prepare(paths, options.threads, options.unroll, options.clang)
+    prepared, errors = prepare(paths, options.threads, options.unroll, options.clang, options.check_races)
     return RunResult(tuple(solve(prepared, options)), tuple(errors))
 
 
