@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -29,7 +29,8 @@ from .smt.expand import ExpandThreadQuantifiers
 from .smt.smtlib import script_text
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
 from .solvers.cache import ResultCache
-from .races import instrument as instrument_races
+from .races import Site
+from .races import instrument_and_infer as instrument_races
 from .transform import make_monotonic
 from .unroll import MissingInvariant, unroll
 from .vc.generate import Query, generate, precondition
@@ -84,6 +85,8 @@ class PreparedKernel:
     precondition_script: str | None = None
     # loops without a `loop invariant` that were not unrolled: H-WHILE used `true` for them
     missing_invariants: tuple[MissingInvariant, ...] = ()
+    races_checked: bool = False  # the VCs include race checks (hoaregpu.races)
+    race_sites: Mapping[int, Site] = field(default_factory=dict)  # their access sites, by number
 
 
 @dataclass(frozen=True)
@@ -188,7 +191,7 @@ def prepare_kernel(
     kernel = make_monotonic(unrolled.kernel)
     # the race checks are ghost code for the VCs only: the prepared kernel (which replays
     # counterexamples) stays the program itself
-    checked = instrument_races(kernel) if check_races else kernel
+    checked, sites = instrument_races(kernel, n) if check_races else (kernel, {})
     with fresh_env() as env:
         expand = ExpandThreadQuantifiers(env) if n.threads is not None else None
         vcs = []
@@ -200,7 +203,9 @@ def prepare_kernel(
         pre = precondition(kernel, env, n)
         pre_script = script_text(pre) if pre is not None else None
     seconds = time.perf_counter() - start
-    return PreparedKernel(path, kernel, n, tuple(vcs), seconds, pre_script, unrolled.missing)
+    return PreparedKernel(
+        path, kernel, n, tuple(vcs), seconds, pre_script, unrolled.missing, check_races, sites
+    )
 
 
 def prepare(

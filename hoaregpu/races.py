@@ -5,17 +5,17 @@ that the original kernel has no data race. Every thread keeps, per memory array 
 the kernel writes somewhere (arrays never written cannot race), three ghost access logs:
 its reads, its writes and its atomic updates of `a`. A log records *one* access, chosen
 nondeterministically at each access (GPUVerify's pick-one abstraction): a flag (0 nothing
-recorded, 2 recorded in the current barrier interval, 1 in an earlier interval: only
-global memory keeps those, for the threads of other blocks), the cell, and for writes the
-value written and the access site. Before the access of cell c by thread `me`:
+recorded; the access site s >= 1 when recorded in the current barrier interval; -s when in
+an earlier one: only global memory keeps those, for the threads of other blocks), the cell,
+and for writes the value written. Before the access of cell c by thread `me`:
 
     assert \\forall u (another thread): ¬ conflict(log of u, c)
 
 where a read conflicts with a recorded write or atomic, a write with a recorded read or
 atomic or a write of a *different value* (same-value writes are tolerated, as the paper's
 Definition 5.4(b) and GPUVerify's default do), an atomic with a recorded read or write. The
-other thread is of the same block with flag 2, or (global memory, several blocks) of
-another block with flag >= 1. Within one statement the reads are checked and logged first,
+other thread is of the same block with flag >= 1, or (global memory, several blocks) of
+another block with flag != 0. Within one statement the reads are checked and logged first,
 then the write is logged and checked: a write racing with another thread's read or write
 of the same statement is found. A barrier lowers the flags of the memory its fences order.
 
@@ -32,7 +32,7 @@ from itertools import count
 from . import core
 from .errors import Span
 from .grid import live_coords
-from .launch import Coord
+from .launch import Coord, Launch
 from .terms import (
     At,
     Binary,
@@ -49,7 +49,6 @@ from .terms import (
 READ, WRITE, ATOMIC = "read", "write", "atomic"
 # what each kind of access conflicts with in another thread's logs
 CONFLICTS = {READ: (WRITE, ATOMIC), WRITE: (READ, WRITE, ATOMIC), ATOMIC: (READ, WRITE)}
-CURRENT, EARLIER = 2, 1  # flag values: recorded in this barrier interval / an earlier one
 PREFIX = "hg.race"  # `.` cannot occur in a C name or a lowering rename: ghosts never clash
 
 
@@ -63,10 +62,6 @@ def offset(array: str, kind: str, k: int) -> str:
 
 def value_of(array: str) -> str:
     return f"{PREFIX}.value.{array}"
-
-
-def site_of(array: str, kind: str) -> str:
-    return f"{PREFIX}.site.{kind}.{array}"
 
 
 CHOICE = f"{PREFIX}.choice"
@@ -111,6 +106,15 @@ def _size(coords: list[Coord]) -> Term:
 
 
 @dataclass(frozen=True)
+class Site:
+    """An access the instrumentation checks and logs (the numbers in the flags)."""
+
+    kind: str
+    array: str
+    span: Span | None
+
+
+@dataclass(frozen=True)
 class Access:
     array: str
     cell: tuple[Term, ...]
@@ -127,8 +131,17 @@ class Instrumenter:
     global_: frozenset[str]  # global memory (not `__shared__`)
     thread_coords: list[Coord]
     block_coords: list[Coord]
-    sites: dict[int, Span | None] = field(default_factory=dict)
+    sites: dict[int, Site] = field(default_factory=dict)
     _sites: count[int] = field(default_factory=lambda: count(1))
+    # the accesses logged inside each loop being instrumented, innermost last
+    _loops: list[list[Access]] = field(default_factory=list)
+    # candidate loop invariants about the logs (hoaregpu.race_invariants), by their span's column
+    candidates: dict[int, core.Formula] = field(default_factory=dict)
+
+    def site(self, acc: Access) -> int:
+        n = next(self._sites)
+        self.sites[n] = Site(acc.kind, self.kernel.decl(acc.array).display_name, acc.span)
+        return n
 
     @property
     def multi_block(self) -> bool:
@@ -145,7 +158,7 @@ class Instrumenter:
         names += [f"{UNKNOWN_CELL}.{k}" for k in range(dims)]
         for a in sorted(self.checked):
             for kind in self.kinds(a):
-                names += [flag(a, kind), site_of(a, kind)]
+                names.append(flag(a, kind))
                 names += [offset(a, kind, k) for k in range(self.kernel.decl(a).dim)]
             names.append(value_of(a))
         return [core.VarDecl(n, core.VarKind.LOCAL, 0, core.VarRole.SYNTHETIC) for n in names]
@@ -167,12 +180,18 @@ class Instrumenter:
     def _other(self, name: str, u: Term, b: Term | None) -> Term:
         return At(Var(name), u, None, b)
 
-    def conflict(self, acc: Access, u: Term, b: Term | None, level: Term) -> Term:
+    def conflict(self, acc: Access, u: Term, b: Term | None, same_block: Term | None) -> Term:
+        """`same_block`: None when the other thread is of this block (a recorded access is
+        one of this interval), else the condition that it is (an earlier interval's access
+        of another block conflicts as well)."""
         parts: list[Term] = []
         for kind in CONFLICTS[acc.kind]:
             if kind not in self.kinds(acc.array):
                 continue
-            same = [Binary(BinOp.GE, self._other(flag(acc.array, kind), u, b), level)]
+            f = self._other(flag(acc.array, kind), u, b)
+            now: Term = Binary(BinOp.GE, f, IntLit(1))
+            recorded = now if same_block is None else Conditional(same_block, now, Binary(BinOp.NE, f, IntLit(0)))
+            same = [recorded]
             same += [
                 Binary(BinOp.EQ, self._other(offset(acc.array, kind, k), u, b), c)
                 for k, c in enumerate(acc.cell)
@@ -185,7 +204,8 @@ class Instrumenter:
 
     def check(self, acc: Access) -> core.Assert:
         me, bs = _linear(self.thread_coords), _size(self.thread_coords)
-        u = Var(f"{PREFIX}.u")
+        # the witness is named after the site, so that a counterexample says which access
+        u = Var(f"{PREFIX}.u.{self.site(acc)}")
         in_block = [Binary(BinOp.LE, IntLit(0), u), Binary(BinOp.LT, u, bs)]
         if acc.array in self.global_ and self.multi_block:
             b = Var(f"{PREFIX}.b")
@@ -199,24 +219,22 @@ class Instrumenter:
                     _not(_and([same_block, Binary(BinOp.EQ, u, me)])),
                 ]
             )
-            level = Conditional(same_block, IntLit(CURRENT), IntLit(EARLIER))
-            body = Binary(BinOp.IMPLIES, guard, _not(self.conflict(acc, u, b, level)))
+            body = Binary(BinOp.IMPLIES, guard, _not(self.conflict(acc, u, b, same_block)))
             term: Term = Quant(QuantKind.FORALL, (u.name, b.name), body, acc.span)
         else:
             guard = _and([*in_block, Binary(BinOp.NE, u, me)])
-            body = Binary(BinOp.IMPLIES, guard, _not(self.conflict(acc, u, None, IntLit(CURRENT))))
+            body = Binary(BinOp.IMPLIES, guard, _not(self.conflict(acc, u, None, None)))
             term = Quant(QuantKind.FORALL, (u.name,), body, acc.span)
         span = acc.span or self.kernel.span or Span("<kernel>", 1, 1)
         return core.Assert(core.Formula(term, span), span, core.CheckKind.DATA_RACE)
 
     def log(self, acc: Access) -> list[core.Stmt]:
         """Record the access or not (a nondeterministic choice per thread)."""
-        site = next(self._sites)
-        self.sites[site] = acc.span
         a, kind = acc.array, acc.kind
+        if self._loops:
+            self._loops[-1].append(acc)
         record: list[core.Stmt] = [
-            core.Assign(flag(a, kind), (), IntLit(CURRENT), acc.span),
-            core.Assign(site_of(a, kind), (), IntLit(site), acc.span),
+            core.Assign(flag(a, kind), (), IntLit(self.site(acc)), acc.span),
             *(core.Assign(offset(a, kind, k), (), c, acc.span) for k, c in enumerate(acc.cell)),
         ]
         if kind == WRITE and acc.value is not None:
@@ -246,9 +264,16 @@ class Instrumenter:
             before = self.around(self.reads((s.cond,), s.span), [])
             return _seq([*before, replace(s, then=self.stmt(s.then), orelse=self.stmt(s.orelse))])
         if isinstance(s, core.While):
+            from .race_invariants import loop_candidates
+
+            self._loops.append([])
             evaluate = self.around(self.reads((s.cond,), s.span), [])
             body = _seq([self.stmt(s.body), *evaluate])
-            return _seq([*evaluate, replace(s, body=body)])
+            inside = self._loops.pop()
+            if self._loops:
+                self._loops[-1].extend(inside)
+            extra = loop_candidates(self, s, inside)
+            return _seq([*evaluate, replace(s, body=body, invariants=(*s.invariants, *extra))])
         if isinstance(s, core.Sync):
             return _seq([s, *self.barrier(s)])
         if isinstance(s, core.Opaque):
@@ -287,7 +312,8 @@ class Instrumenter:
                 f = flag(a, kind)
                 lowered: Term = IntLit(0)
                 if is_global and self.multi_block and not s.grid:
-                    lowered = Conditional(Binary(BinOp.EQ, Var(f), IntLit(0)), IntLit(0), IntLit(EARLIER))
+                    neg = Binary(BinOp.SUB, IntLit(0), Var(f))
+                    lowered = Conditional(Binary(BinOp.GT, Var(f), IntLit(0)), neg, Var(f))
                 out.append(core.Assign(f, (), lowered, s.span))
         return out
 
@@ -320,12 +346,30 @@ def memory_writes(kernel: core.Kernel) -> tuple[set[str], set[str]]:
     return written & memory, atomic & memory
 
 
-def instrument(kernel: core.Kernel) -> core.Kernel:
-    """The kernel with race checks (module doc); unchanged when no memory is written.
-    Device functions with contracts write no memory: their reads are checked at the call."""
+def instrument_and_infer(kernel: core.Kernel, launch: Launch) -> tuple[core.Kernel, dict[int, Site]]:
+    """`instrument`, then the inferred loop invariants about the logs that are proved
+    (hoaregpu.race_invariants)."""
+    from .race_invariants import houdini
+
+    checked, sites, candidates = _instrument(kernel)
+    return (houdini(checked, launch, candidates) if candidates else checked), sites
+
+
+def instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site]]:
+    """`_instrument` without the candidate loop invariants."""
+    from .race_invariants import drop_candidates
+
+    checked, sites, candidates = _instrument(kernel)
+    return drop_candidates(checked, set(candidates)), sites
+
+
+def _instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site], dict[int, core.Formula]]:
+    """The kernel with race checks (module doc), and its access sites; unchanged when no
+    memory is written. Device functions with contracts write no memory: their reads are
+    checked at the call."""
     written, atomic = memory_writes(kernel)
     if kernel.device or not written:
-        return kernel
+        return kernel, {}, {}
     live = live_coords(kernel)
     glob = {d.name for d in kernel.decls if d.role is not core.VarRole.SHARED_ARRAY}
     ins = Instrumenter(
@@ -342,4 +386,4 @@ def instrument(kernel: core.Kernel) -> core.Kernel:
         for kind in ins.kinds(a)
     ]
     body = _seq([*start, ins.stmt(kernel.body)])
-    return replace(kernel, body=body, decls=(*kernel.decls, *ins.ghost_decls()))
+    return replace(kernel, body=body, decls=(*kernel.decls, *ins.ghost_decls())), ins.sites, ins.candidates

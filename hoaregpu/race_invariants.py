@@ -1,0 +1,150 @@
+"""Loop invariants about the race logs (hoaregpu.races), guessed and then pruned Houdini-style.
+
+A loop whose body accesses memory assigns the ghost logs, so H-WHILE forgets them: what the
+other threads recorded before and during the loop is known at the loop head only through
+its invariants. Users do not write those; they are inferred here, from candidates:
+
+- `flag <= 0`: nothing of this kind recorded in the current barrier interval (a loop whose
+  iterations end with a barrier: reductions);
+- `flag != 0 ==> cell == e` for an access `a[e]` whose index the loop does not change
+  (`buf[threadIdx.x]`);
+- `flag != 0 ==> φ[cell/v]` for an access `a[v]` indexed by a variable `v` the loop
+  changes, and each of the loop's own invariant clauses φ about `v` alone
+  (`k % 4 == threadIdx.x` becomes `cell % 4 == threadIdx.x`): the recorded cell was `v` at
+  some iteration, where φ held.
+
+`houdini` proves the candidates' entry and preservation VCs (z3, a short timeout), drops
+every candidate that is not proved, and repeats until the rest is inductive. The survivors
+stay in the kernel as loop invariants, so their VCs are proved once more with the solver the
+user chose: an inferred invariant never makes a kernel verify unless it is proved like a
+user's (issue 11, item 4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from . import core
+from .errors import Span
+from .launch import Launch
+from .terms import At, Binary, BinOp, IntLit, Old, Quant, Term, ThreadPred, Var, map_children, subterms
+
+if TYPE_CHECKING:
+    from .races import Access, Instrumenter
+
+INFERRED_COL = 100_000  # columns from here on mark candidate clauses (never a real column)
+HOUDINI_TIMEOUT = 10.0  # seconds per candidate VC
+HOUDINI_ROUNDS = 8
+
+
+def _substitute(t: Term, name: str, by: Term) -> Term:
+    if isinstance(t, Var) and t.name == name and not t.indices:
+        return by
+    return map_children(t, lambda c: _substitute(c, name, by))
+
+
+def _vars(t: Term) -> set[str]:
+    return {s.name for s in subterms(t) if isinstance(s, Var)}
+
+
+def _simple(t: Term) -> bool:
+    return not any(isinstance(s, At | Old | Quant | ThreadPred) for s in subterms(t))
+
+
+def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access]) -> list[core.Formula]:
+    from .races import flag, offset
+
+    changed = core.assigned_vars(loop.body)
+    terms: list[Term] = []
+    for a, kind in sorted({(acc.array, acc.kind) for acc in accesses}):
+        f = Var(flag(a, kind))
+        recorded = Binary(BinOp.NE, f, IntLit(0))
+        terms.append(Binary(BinOp.LE, f, IntLit(0)))
+        for acc in accesses:
+            if (acc.array, acc.kind) != (a, kind):
+                continue
+            if not any(_vars(c) & changed for c in acc.cell):
+                same: Term = IntLit(1)
+                for k, c in enumerate(acc.cell):
+                    eq = Binary(BinOp.EQ, Var(offset(a, kind, k)), c)
+                    same = eq if k == 0 else Binary(BinOp.AND, same, eq)
+                terms.append(Binary(BinOp.IMPLIES, recorded, same))
+                continue
+            for k, c in enumerate(acc.cell):
+                if not (isinstance(c, Var) and not c.indices and c.name in changed):
+                    continue
+                for inv in loop.invariants:
+                    if _simple(inv.term) and _vars(inv.term) & changed == {c.name}:
+                        fact = _substitute(inv.term, c.name, Var(offset(a, kind, k)))
+                        terms.append(Binary(BinOp.IMPLIES, recorded, fact))
+    out: list[core.Formula] = []
+    seen: set[Term] = set()
+    where = loop.span or ins.kernel.span or Span("<kernel>", 1, 1)
+    for t in terms:
+        if t in seen:
+            continue
+        seen.add(t)
+        col = INFERRED_COL + len(ins.candidates)
+        from .pretty import show_term
+
+        span = Span(where.path, where.line, col, (*where.context, f"the inferred invariant {show_term(t)}"))
+        f = core.Formula(t, span)
+        ins.candidates[col] = f
+        out.append(f)
+    return out
+
+
+def is_candidate(span: Span) -> bool:
+    return span.col >= INFERRED_COL
+
+
+def drop_candidates(kernel: core.Kernel, dropped: set[int]) -> core.Kernel:
+    return replace(kernel, body=_drop(kernel.body, dropped)) if dropped else kernel
+
+
+def _drop(stmt: core.Stmt, dropped: set[int]) -> core.Stmt:
+    if isinstance(stmt, core.Seq):
+        return replace(stmt, stmts=tuple(_drop(s, dropped) for s in stmt.stmts))
+    if isinstance(stmt, core.If):
+        return replace(stmt, then=_drop(stmt.then, dropped), orelse=_drop(stmt.orelse, dropped))
+    if isinstance(stmt, core.While):
+        keep = tuple(f for f in stmt.invariants if f.span.col not in dropped)
+        return replace(stmt, body=_drop(stmt.body, dropped), invariants=keep)
+    return stmt
+
+
+def houdini(kernel: core.Kernel, launch: Launch, candidates: dict[int, core.Formula]) -> core.Kernel:
+    """The kernel with the candidates that survive (module doc); the others removed."""
+    from pysmt.shortcuts import Not
+
+    from .driver import fresh_env
+    from .smt.expand import ExpandThreadQuantifiers
+    from .smt.smtlib import script_text
+    from .solvers import Outcome, SolverOptions, SolveTask, solve_many
+    from .vc.generate import generate
+    from .vc.kinds import VcKind
+
+    kinds = (VcKind.LOOP_INVARIANT_ENTRY, VcKind.LOOP_INVARIANT_PRESERVED)
+    alive = set(candidates)
+    for _ in range(HOUDINI_ROUNDS):
+        if not alive:
+            break
+        with fresh_env() as env:
+            expand = ExpandThreadQuantifiers(env) if launch.threads is not None else None
+            tasks, cols = [], []
+            for vc in generate(kernel, env, launch):
+                if vc.origin.kind in kinds and vc.origin.span.col in alive:
+                    formula = expand.walk(vc.formula) if expand is not None else vc.formula
+                    tasks.append(SolveTask(script_text(Not(formula)), "z3"))
+                    cols.append(vc.origin.span.col)
+        results = solve_many(tasks, SolverOptions(timeout=HOUDINI_TIMEOUT), jobs=1)
+        failed = {c for c, r in zip(cols, results, strict=True) if r.outcome is not Outcome.PROVED}
+        if not failed:
+            break
+        alive -= failed
+        kernel = replace(kernel, body=_drop(kernel.body, failed))
+    else:
+        kernel = replace(kernel, body=_drop(kernel.body, alive))  # did not settle: keep none
+        alive = set()
+    return kernel
