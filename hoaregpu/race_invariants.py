@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .races import Access, Instrumenter
 
 INFERRED_COL = 100_000  # columns from here on mark candidate clauses (never a real column)
-HOUDINI_TIMEOUT = 10.0  # seconds per candidate VC
+HOUDINI_TIMEOUT = 3.0  # seconds per candidate VC (z3 in process)
 HOUDINI_ROUNDS = 8
 
 
@@ -52,11 +52,42 @@ def _simple(t: Term) -> bool:
     return not any(isinstance(s, At | Old | Quant | ThreadPred) for s in subterms(t))
 
 
+def _strides(loop: core.While, changed: set[str]) -> dict[str, Term]:
+    """The variables the body changes only by `v = v + S` (one such assignment, S unchanged)."""
+    out: dict[str, Term] = {}
+    counts: dict[str, int] = {}
+    for x in core.statements(loop.body):
+        if isinstance(x, core.Assign) and not x.indices:
+            counts[x.target] = counts.get(x.target, 0) + 1
+            v = x.value
+            if (
+                isinstance(v, Binary)
+                and v.op is BinOp.ADD
+                and v.left == Var(x.target)
+                and not (_vars(v.right) & changed)
+            ):
+                out[x.target] = v.right
+    return {v: st for v, st in out.items() if counts[v] == 1}
+
+
+def _mod(t: Term, m: Term) -> Term:
+    return Binary(BinOp.MOD, t, m)
+
+
 def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access]) -> list[core.Formula]:
-    from .races import flag, offset
+    from .races import flag, offset, value_of
 
     changed = core.assigned_vars(loop.body)
+    strides = _strides(loop, changed)
+    gid = ins.global_id()
     terms: list[Term] = []
+    for v, st in strides.items():
+        # strided loops over the threads (`i = tid; ...; i += blockDim.x`): program facts
+        terms.append(Binary(BinOp.EQ, _mod(Var(v), st), _mod(gid, st)))
+    if any(isinstance(x, core.Sync) for x in core.statements(loop.body)):
+        # a barrier in the loop assigns the flags of every array: nothing recorded since it
+        for a in sorted(ins.checked):
+            terms += [Binary(BinOp.LE, Var(flag(a, kind)), IntLit(0)) for kind in ins.kinds(a)]
     for a, kind in sorted({(acc.array, acc.kind) for acc in accesses}):
         f = Var(flag(a, kind))
         recorded = Binary(BinOp.NE, f, IntLit(0))
@@ -64,6 +95,8 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
         for acc in accesses:
             if (acc.array, acc.kind) != (a, kind):
                 continue
+            if acc.value is not None and not (_vars(acc.value) & changed):
+                terms.append(Binary(BinOp.IMPLIES, recorded, Binary(BinOp.EQ, Var(value_of(a)), acc.value)))
             if not any(_vars(c) & changed for c in acc.cell):
                 same: Term = IntLit(1)
                 for k, c in enumerate(acc.cell):
@@ -74,6 +107,10 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
             for k, c in enumerate(acc.cell):
                 if not (isinstance(c, Var) and not c.indices and c.name in changed):
                     continue
+                o = Var(offset(a, kind, k))
+                if c.name in strides:
+                    st = strides[c.name]
+                    terms.append(Binary(BinOp.IMPLIES, recorded, Binary(BinOp.EQ, _mod(o, st), _mod(gid, st))))
                 for inv in loop.invariants:
                     if _simple(inv.term) and _vars(inv.term) & changed == {c.name}:
                         fact = _substitute(inv.term, c.name, Var(offset(a, kind, k)))
@@ -103,6 +140,24 @@ def drop_candidates(kernel: core.Kernel, dropped: set[int]) -> core.Kernel:
     return replace(kernel, body=_drop(kernel.body, dropped)) if dropped else kernel
 
 
+def _without_quantified(stmt: core.Stmt) -> core.Stmt:
+    """The user's quantified loop invariants removed: hypotheses about array contents that
+    the logs do not need and that slow the candidates' VCs down (weaker hypotheses: a
+    candidate proved without them is proved with them)."""
+    if isinstance(stmt, core.Seq):
+        return replace(stmt, stmts=tuple(_without_quantified(s) for s in stmt.stmts))
+    if isinstance(stmt, core.If):
+        return replace(stmt, then=_without_quantified(stmt.then), orelse=_without_quantified(stmt.orelse))
+    if isinstance(stmt, core.While):
+        keep = tuple(
+            f
+            for f in stmt.invariants
+            if is_candidate(f.span) or not any(isinstance(t, Quant) for t in subterms(f.term))
+        )
+        return replace(stmt, body=_without_quantified(stmt.body), invariants=keep)
+    return stmt
+
+
 def _drop(stmt: core.Stmt, dropped: set[int]) -> core.Stmt:
     if isinstance(stmt, core.Seq):
         return replace(stmt, stmts=tuple(_drop(s, dropped) for s in stmt.stmts))
@@ -114,37 +169,49 @@ def _drop(stmt: core.Stmt, dropped: set[int]) -> core.Stmt:
     return stmt
 
 
+def _proved(env: object, formula: object, seconds: float) -> bool:
+    """z3 in this process (a worker process per candidate VC costs more than most proofs)."""
+    from pysmt import logics
+    from pysmt.exceptions import SolverReturnedUnknownResultError
+    from pysmt.shortcuts import Not
+    from pysmt.solvers.z3 import Z3Solver
+
+    solver = Z3Solver(env, logics.UFLIRA, solver_options={"timeout": int(seconds * 1000)})
+    try:
+        solver.add_assertion(Not(formula))
+        return not solver.solve()
+    except SolverReturnedUnknownResultError:
+        return False
+    finally:
+        solver.exit()
+
+
 def houdini(kernel: core.Kernel, launch: Launch, candidates: dict[int, core.Formula]) -> core.Kernel:
     """The kernel with the candidates that survive (module doc); the others removed."""
-    from pysmt.shortcuts import Not
-
     from .driver import fresh_env
     from .smt.expand import ExpandThreadQuantifiers
-    from .smt.smtlib import script_text
-    from .solvers import Outcome, SolverOptions, SolveTask, solve_many
     from .vc.generate import generate
     from .vc.kinds import VcKind
 
     kinds = (VcKind.LOOP_INVARIANT_ENTRY, VcKind.LOOP_INVARIANT_PRESERVED)
     alive = set(candidates)
+    final, kernel = kernel, replace(kernel, body=_without_quantified(kernel.body))
     for _ in range(HOUDINI_ROUNDS):
         if not alive:
             break
+        failed: set[int] = set()
         with fresh_env() as env:
             expand = ExpandThreadQuantifiers(env) if launch.threads is not None else None
-            tasks, cols = [], []
             for vc in generate(kernel, env, launch):
-                if vc.origin.kind in kinds and vc.origin.span.col in alive:
+                col = vc.origin.span.col
+                if vc.origin.kind in kinds and col in alive and col not in failed:
                     formula = expand.walk(vc.formula) if expand is not None else vc.formula
-                    tasks.append(SolveTask(script_text(Not(formula)), "z3"))
-                    cols.append(vc.origin.span.col)
-        results = solve_many(tasks, SolverOptions(timeout=HOUDINI_TIMEOUT), jobs=1)
-        failed = {c for c, r in zip(cols, results, strict=True) if r.outcome is not Outcome.PROVED}
+                    if not _proved(env, formula, HOUDINI_TIMEOUT):
+                        failed.add(col)
         if not failed:
             break
         alive -= failed
-        kernel = replace(kernel, body=_drop(kernel.body, failed))
+        kernel = drop_candidates(kernel, failed)
     else:
-        kernel = replace(kernel, body=_drop(kernel.body, alive))  # did not settle: keep none
-        alive = set()
-    return kernel
+        alive = set()  # did not settle: keep none
+    return drop_candidates(final, set(candidates) - alive)

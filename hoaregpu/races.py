@@ -147,6 +147,13 @@ class Instrumenter:
     def multi_block(self) -> bool:
         return bool(self.block_coords)
 
+    def global_id(self) -> Term:
+        """The thread's linear id in the grid: in-block id + block size * block id."""
+        here = _linear(self.thread_coords)
+        if not self.block_coords:
+            return here
+        return Binary(BinOp.ADD, Binary(BinOp.MUL, _linear(self.block_coords), _size(self.thread_coords)), here)
+
     # -- ghost declarations ----------------------------------------------------
 
     def kinds(self, a: str) -> tuple[str, ...]:
