@@ -25,12 +25,12 @@ from .grid import with_contract
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
 from .lower import lower_file
+from .races import Site
+from .races import instrument_and_infer as instrument_races
 from .smt.expand import ExpandThreadQuantifiers
 from .smt.smtlib import script_text
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
 from .solvers.cache import ResultCache
-from .races import Site
-from .races import instrument_and_infer as instrument_races
 from .transform import make_monotonic
 from .unroll import MissingInvariant, unroll
 from .vc.generate import Query, generate, precondition

@@ -110,7 +110,9 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
                 o = Var(offset(a, kind, k))
                 if c.name in strides:
                     st = strides[c.name]
-                    terms.append(Binary(BinOp.IMPLIES, recorded, Binary(BinOp.EQ, _mod(o, st), _mod(gid, st))))
+                    terms.append(
+                        Binary(BinOp.IMPLIES, recorded, Binary(BinOp.EQ, _mod(o, st), _mod(gid, st)))
+                    )
                 for inv in loop.invariants:
                     if _simple(inv.term) and _vars(inv.term) & changed == {c.name}:
                         fact = _substitute(inv.term, c.name, Var(offset(a, kind, k)))
@@ -126,9 +128,9 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
         from .pretty import show_term
 
         span = Span(where.path, where.line, col, (*where.context, f"the inferred invariant {show_term(t)}"))
-        f = core.Formula(t, span)
-        ins.candidates[col] = f
-        out.append(f)
+        clause = core.Formula(t, span)
+        ins.candidates[col] = clause
+        out.append(clause)
     return out
 
 

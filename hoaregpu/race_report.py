@@ -36,7 +36,11 @@ def race_note(queries: Sequence[Query], values: Sequence[Value], sites: Mapping[
             other = v
         elif q.label == f"{PREFIX}.b":
             block = v
-        elif q.label and not q.label.startswith(PREFIX) and q.label not in ("blockDim.x", "blockDim.y", "blockDim.z"):
+        elif (
+            q.label
+            and not q.label.startswith(PREFIX)
+            and q.label not in ("blockDim.x", "blockDim.y", "blockDim.z")
+        ):
             me.append(f"{q.label} = {v}")
     if mine is None:
         return []

@@ -84,7 +84,7 @@ def _or(ts: list[Term]) -> Term:
 
 
 def _not(t: Term) -> Term:
-    from .terms import UnOp, Unary
+    from .terms import Unary, UnOp
 
     return Unary(UnOp.NOT, t)
 
@@ -152,7 +152,9 @@ class Instrumenter:
         here = _linear(self.thread_coords)
         if not self.block_coords:
             return here
-        return Binary(BinOp.ADD, Binary(BinOp.MUL, _linear(self.block_coords), _size(self.thread_coords)), here)
+        return Binary(
+            BinOp.ADD, Binary(BinOp.MUL, _linear(self.block_coords), _size(self.thread_coords)), here
+        )
 
     # -- ghost declarations ----------------------------------------------------
 
@@ -197,7 +199,9 @@ class Instrumenter:
                 continue
             f = self._other(flag(acc.array, kind), u, b)
             now: Term = Binary(BinOp.GE, f, IntLit(1))
-            recorded = now if same_block is None else Conditional(same_block, now, Binary(BinOp.NE, f, IntLit(0)))
+            recorded = (
+                now if same_block is None else Conditional(same_block, now, Binary(BinOp.NE, f, IntLit(0)))
+            )
             same = [recorded]
             same += [
                 Binary(BinOp.EQ, self._other(offset(acc.array, kind, k), u, b), c)
@@ -289,12 +293,15 @@ class Instrumenter:
 
     def opaque(self, s: core.Opaque) -> core.Stmt:
         if s.atomic is not None:
-            a = s.atomic
-            reads = self.reads((*a.indices, *a.operands), s.span)
-            return _seq([*self.around(reads, [Access(a.target, a.indices, ATOMIC, s.span)]), s])
+            at = s.atomic
+            reads = self.reads((*at.indices, *at.operands), s.span)
+            return _seq([*self.around(reads, [Access(at.target, at.indices, ATOMIC, s.span)]), s])
         # a call not looked into: any cell of the arrays it may write (a declared-only call's
         # pointer arguments) or read (a body's memory reads) counts as accessed
-        dims = [f"{UNKNOWN_CELL}.{k}" for k in range(max((self.kernel.decl(a).dim for a in self.checked), default=0))]
+        dims = [
+            f"{UNKNOWN_CELL}.{k}"
+            for k in range(max((self.kernel.decl(a).dim for a in self.checked), default=0))
+        ]
         written = [x for x in s.havoc if x in self.checked]
         read = sorted({r.array for r in self.reads(_body_terms(s.body), s.span)} - set(written))
         accesses: list[core.Stmt] = []
@@ -302,7 +309,9 @@ class Instrumenter:
             cell = tuple(Var(d) for d in dims[: self.kernel.decl(a).dim])
             value = Var(UNKNOWN_VALUE) if kind == WRITE else None
             havoc = (*dims, UNKNOWN_VALUE)
-            accesses.append(core.Opaque(core.Skip(), "race-any-cell", s.span, havoc=havoc, declared_only=True))
+            accesses.append(
+                core.Opaque(core.Skip(), "race-any-cell", s.span, havoc=havoc, declared_only=True)
+            )
             acc = Access(a, cell, kind, s.span, value)
             accesses += self.around([acc], []) if kind == READ else self.around([], [acc])
         return _seq([*accesses, s])

@@ -29,6 +29,7 @@ def races_assumed(run: RunResult) -> bool:
     """Some kernel's verdict assumes race-freedom (its VCs have no race checks)."""
     return not run.kernels or any(not k.prepared.races_checked for k in run.kernels)
 
+
 _SEVERITY = {
     Outcome.REFUTED: "error",
     Outcome.UNKNOWN: "warning",

@@ -57,7 +57,11 @@ def options(check: bool) -> VerifyOptions:
 def outcomes(path: str, check: bool) -> list[tuple[str, int, Outcome]]:
     run = verify([path], options(check))
     assert not run.errors
-    return [(r.vc.origin.kind.value, r.vc.origin.span.line, r.result.outcome) for k in run.kernels for r in k.results]
+    return [
+        (r.vc.origin.kind.value, r.vc.origin.span.line, r.result.outcome)
+        for k in run.kernels
+        for r in k.results
+    ]
 
 
 def test_a_kernel_that_writes_no_memory_is_left_alone(tmp_path: Path) -> None:
@@ -113,7 +117,7 @@ def test_the_report_names_both_threads_lines_and_the_cell(
     out = capsys.readouterr().out
     assert code == 1
     assert f"{path}:5:5: error: data race" in out
-    assert f"writes a[" in out and f"at {path}:5" in out and f"read it at {path}:4" in out
+    assert "writes a[" in out and f"at {path}:5" in out and f"read it at {path}:4" in out
     assert RACE_BANNER not in out
     code = main(["verify", path, "--no-cache", "--jobs", "2", "--json"])
     assert json.loads(capsys.readouterr().out)["assumes"] == "race-freedom"
