@@ -25,8 +25,7 @@ from .grid import with_contract
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
 from .lower import lower_file
-from .races import Site
-from .races import instrument_and_infer as instrument_races
+from .races import Site, is_race_vc, race_kernel
 from .smt.expand import ExpandThreadQuantifiers
 from .smt.smtlib import script_text
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
@@ -189,16 +188,24 @@ def prepare_kernel(
     n = kernel_launch(kernel, threads)
     unrolled = unroll(kernel, n, unroll_limit)  # before §4.1: a loop unrolled needs no transform
     kernel = make_monotonic(unrolled.kernel)
-    # the race checks are ghost code for the VCs only: the prepared kernel (which replays
-    # counterexamples) stays the program itself
-    checked, sites = instrument_races(kernel, n) if check_races else (kernel, {})
-    with fresh_env() as env:
-        expand = ExpandThreadQuantifiers(env) if n.threads is not None else None
-        vcs = []
-        for vc in generate(checked, env, n):
-            formula = expand.walk(vc.formula) if expand is not None else vc.formula
-            text = script_text(Not(formula), [q.term for q in vc.queries])
-            vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations))
+    # The race checks are ghost code in a kernel of their own, for the race VCs only: the
+    # other VCs are the kernel's as without them (hoaregpu.races.race_kernel), and the
+    # prepared kernel (which replays counterexamples) stays the program itself.
+    sites: Mapping[int, Site] = {}
+    sources: list[tuple[core.Kernel, Callable[[Origin], bool] | None]] = [(kernel, None)]
+    if check_races:
+        checked, sites = race_kernel(kernel, n)
+        sources.append((checked, is_race_vc))
+    vcs = []
+    for source, keep in sources:
+        with fresh_env() as env:
+            expand = ExpandThreadQuantifiers(env) if n.threads is not None else None
+            for vc in generate(source, env, n):
+                if keep is not None and not keep(vc.origin):
+                    continue
+                formula = expand.walk(vc.formula) if expand is not None else vc.formula
+                text = script_text(Not(formula), [q.term for q in vc.queries])
+                vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations))
     with fresh_env() as env:
         pre = precondition(kernel, env, n)
         pre_script = script_text(pre) if pre is not None else None

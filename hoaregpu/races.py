@@ -45,6 +45,7 @@ from .terms import (
     Var,
     subterms,
 )
+from .vc.kinds import Origin, VcKind
 
 READ, WRITE, ATOMIC = "read", "write", "atomic"
 # what each kind of access conflicts with in another thread's logs
@@ -362,13 +363,27 @@ def memory_writes(kernel: core.Kernel) -> tuple[set[str], set[str]]:
     return written & memory, atomic & memory
 
 
-def instrument_and_infer(kernel: core.Kernel, launch: Launch) -> tuple[core.Kernel, dict[int, Site]]:
-    """`instrument`, then the inferred loop invariants about the logs that are proved
-    (hoaregpu.race_invariants)."""
+def race_kernel(kernel: core.Kernel, launch: Launch) -> tuple[core.Kernel, dict[int, Site]]:
+    """The kernel whose VCs `is_race_vc` selects: `instrument`ed, with the inferred loop
+    invariants about the logs that are proved (hoaregpu.race_invariants), without `ensures`.
+
+    Its other VCs (the user's asserts, loop invariants, barriers) are the kernel's own, proved
+    without the ghost code; here they are hypotheses of the race VCs. That is sound: ghost
+    code changes no program variable, and the user's loop invariants are inductive without
+    the inferred ones, which are proved inductive assuming both (so together they are)."""
     from .race_invariants import houdini
 
     checked, sites, candidates = _instrument(kernel)
+    checked = replace(checked, ensures=())
     return (houdini(checked, launch, candidates) if candidates else checked), sites
+
+
+def is_race_vc(origin: Origin) -> bool:
+    """A VC of `race_kernel` that the kernel itself does not have: a race check, or an
+    inferred invariant's entry or preservation."""
+    from .race_invariants import is_candidate
+
+    return origin.kind is VcKind.DATA_RACE or is_candidate(origin.span)
 
 
 def instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site]]:
