@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from .races import Access, Instrumenter
 
 INFERRED_COL = 100_000  # columns from here on mark candidate clauses (never a real column)
-HOUDINI_TIMEOUT = 3.0  # seconds per candidate VC (z3 in process)
+HOUDINI_TIMEOUT = 30.0  # seconds per candidate VC (z3 in process), a safety net only
+HOUDINI_RLIMIT = 6_000_000  # z3's resource units per candidate VC (about 4 s on an idle core)
 HOUDINI_ROUNDS = 8
 
 
@@ -178,7 +179,10 @@ def _proved(env: object, formula: object, seconds: float) -> bool:
     from pysmt.shortcuts import Not
     from pysmt.solvers.z3 import Z3Solver
 
-    solver = Z3Solver(env, logics.UFLIRA, solver_options={"timeout": int(seconds * 1000)})
+    # a resource limit, not only a time limit: which candidates survive must not depend on
+    # the machine's load (the time limit only bounds a pathological case)
+    options = {"timeout": int(seconds * 1000), "rlimit": HOUDINI_RLIMIT}
+    solver = Z3Solver(env, logics.UFLIRA, solver_options=options)
     try:
         solver.add_assertion(Not(formula))
         return not solver.solve()

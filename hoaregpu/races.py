@@ -138,6 +138,10 @@ class Instrumenter:
     _loops: list[list[Access]] = field(default_factory=list)
     # candidate loop invariants about the logs (hoaregpu.race_invariants), by their span's column
     candidates: dict[int, core.Formula] = field(default_factory=dict)
+    # (array, kind) of the accesses the kernel makes: a log no access writes stays 0, so
+    # checks leave it out (None: not known yet, on the first pass that collects `logged`)
+    present: frozenset[tuple[str, str]] | None = None
+    logged: set[tuple[str, str]] = field(default_factory=set)
 
     def site(self, acc: Access) -> int:
         n = next(self._sites)
@@ -160,7 +164,11 @@ class Instrumenter:
     # -- ghost declarations ----------------------------------------------------
 
     def kinds(self, a: str) -> tuple[str, ...]:
-        return (READ, WRITE, ATOMIC) if a in self.atomic else (READ, WRITE)
+        """The logs array `a` has: the kinds of access the kernel makes of it (all three, on
+        the first pass that finds them out)."""
+        if self.present is None:
+            return (READ, WRITE, ATOMIC) if a in self.atomic else (READ, WRITE)
+        return tuple(k for k in (READ, WRITE, ATOMIC) if (a, k) in self.present)
 
     def ghost_decls(self) -> list[core.VarDecl]:
         names = [CHOICE, UNKNOWN_VALUE]
@@ -243,6 +251,7 @@ class Instrumenter:
     def log(self, acc: Access) -> list[core.Stmt]:
         """Record the access or not (a nondeterministic choice per thread)."""
         a, kind = acc.array, acc.kind
+        self.logged.add((a, kind))
         if self._loops:
             self._loops[-1].append(acc)
         record: list[core.Stmt] = [
@@ -403,7 +412,7 @@ def _instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site], dict
         return kernel, {}, {}
     live = live_coords(kernel)
     glob = {d.name for d in kernel.decls if d.role is not core.VarRole.SHARED_ARRAY}
-    ins = Instrumenter(
+    args = (
         kernel,
         frozenset(written),
         frozenset(atomic),
@@ -411,6 +420,9 @@ def _instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site], dict
         [c for c in live if not c.block],
         [c for c in live if c.block],
     )
+    first = Instrumenter(*args)
+    first.stmt(kernel.body)  # which logs the accesses write
+    ins = Instrumenter(*args, present=frozenset(first.logged))
     start = [
         core.Assign(flag(a, kind), (), IntLit(0), kernel.span)
         for a in sorted(ins.checked)
