@@ -1,4 +1,5 @@
 // expect: verified
+// allow-unknown: cvc5 loop-invariant-preserved:10 -- cvc5 does not prove the inferred invariant about the recorded cell modulo the grid size in 20 s on a loaded machine (z3 does)
 // A grid-stride loop over 2 blocks of 4 threads: thread g handles g, g + 8, g + 16, ...; race-free with no invariant about accesses (they are inferred).
 /*@ requires blockDim.x == 4;
     requires gridDim.x == 2;

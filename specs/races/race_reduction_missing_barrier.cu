@@ -1,4 +1,5 @@
-// expect: failed data-race:11
+// expect: failed data-race:12
+// allow-unknown: cvc5 data-race:12 -- cvc5 finds no model for the race of the second unrolled round in 20 s (z3 does)
 // Tree reduction without the barrier in its (unrolled) loop: in the second round thread 0 reads s[1], which thread 1 wrote in the first.
 /*@ requires blockDim.x == 4;
 */

@@ -1,4 +1,5 @@
-// expect: failed data-race:10
+// expect: failed data-race:11
+// allow-unknown: cvc5 data-race:11 -- cvc5 finds no model for the write-write race in 20 s (z3 does)
 // Write-write race across two statements: thread 0 writes a[0] = 1, then thread 1 writes a[0] = 2, no barrier between.
 /*@ requires blockDim.x == 2;
 */
