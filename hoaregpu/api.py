@@ -135,6 +135,7 @@ def verify(
     defines: Sequence[str] = (),
     include_dirs: Sequence[str] = (),
     on_prepared: Callable[[Sequence[PreparedKernel]], None] | None = None,
+    check_races: bool = False,
 ) -> Verification:
     """Verify the kernels of files or folders (folders: every `*.cu` and `*.cl` below them).
 
@@ -147,7 +148,8 @@ def verify(
     - `solver_cmd`: SMT-LIB solvers by command, `"mine=/opt/bin/mysolver --smt2"`, as
       `--solver-cmd` (`hoaregpu.toml` is read too);
     - `defines=("N=8",)`, `include_dirs`: the preprocessor's `-D` and `-I`;
-    - `on_prepared`: sees the kernels after lowering and VC generation, before any solver runs.
+    - `on_prepared`: sees the kernels after lowering and VC generation, before any solver runs;
+    - `check_races`: also prove race-freedom (`--check-races`, docs/races.md).
     """
     from .frontend.clang import ClangOptions
     from .solvers.config import register_user_solvers
@@ -167,8 +169,9 @@ def verify(
         confirm=confirm,
         unroll=unroll,
         clang=ClangOptions(tuple(defines), tuple(include_dirs)),
+        check_races=check_races,
     )
-    prepared, errors = driver.prepare(names, options.threads, options.unroll, options.clang)
+    prepared, errors = driver.prepare(names, options.threads, options.unroll, options.clang, check_races)
     if on_prepared is not None:
         on_prepared(prepared)
     solved = driver.solve(prepared, options)

@@ -127,6 +127,8 @@ class CheckKind(Enum):
     # C's row-major memory and our map from index tuples agree (`t[0][2]` of `int t[2][2]` is
     # C's `t[1][0]`, but a cell of its own here)
     INDEX_BOUNDS = "index-bounds"
+    # another thread may access the same memory cell, one of the two a write (hoaregpu.races)
+    DATA_RACE = "data-race"
 
 
 @dataclass(frozen=True)

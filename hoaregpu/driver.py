@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,6 +25,7 @@ from .grid import with_contract
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
 from .lower import lower_file
+from .races import Site, is_race_vc, race_kernel
 from .smt.expand import ExpandThreadQuantifiers
 from .smt.smtlib import script_text
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
@@ -48,6 +49,7 @@ class VerifyOptions:
     confirm: bool = False  # a VC is proved only by two solver families (`solvers.portfolio`)
     unroll: int = DEFAULT_UNROLL  # iterations up to which a loop without invariant is unrolled
     clang: ClangOptions = field(default_factory=ClangOptions)  # `-D`, `-I`
+    check_races: bool = False  # race VCs (hoaregpu.races); off: race-freedom is assumed
 
     def __post_init__(self) -> None:
         if self.unroll < 0:
@@ -82,6 +84,8 @@ class PreparedKernel:
     precondition_script: str | None = None
     # loops without a `loop invariant` that were not unrolled: H-WHILE used `true` for them
     missing_invariants: tuple[MissingInvariant, ...] = ()
+    races_checked: bool = False  # the VCs include race checks (hoaregpu.races)
+    race_sites: Mapping[int, Site] = field(default_factory=dict)  # their access sites, by number
 
 
 @dataclass(frozen=True)
@@ -174,24 +178,41 @@ def kernel_launch(kernel: core.Kernel, given: int | Launch | None) -> Launch:
 
 
 def prepare_kernel(
-    path: str, kernel: core.Kernel, threads: int | Launch | None, unroll_limit: int = DEFAULT_UNROLL
+    path: str,
+    kernel: core.Kernel,
+    threads: int | Launch | None,
+    unroll_limit: int = DEFAULT_UNROLL,
+    check_races: bool = False,
 ) -> PreparedKernel:
     start = time.perf_counter()
     n = kernel_launch(kernel, threads)
     unrolled = unroll(kernel, n, unroll_limit)  # before §4.1: a loop unrolled needs no transform
     kernel = make_monotonic(unrolled.kernel)
-    with fresh_env() as env:
-        expand = ExpandThreadQuantifiers(env) if n.threads is not None else None
-        vcs = []
-        for vc in generate(kernel, env, n):
-            formula = expand.walk(vc.formula) if expand is not None else vc.formula
-            text = script_text(Not(formula), [q.term for q in vc.queries])
-            vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations))
+    # The race checks are ghost code in a kernel of their own, for the race VCs only: the
+    # other VCs are the kernel's as without them (hoaregpu.races.race_kernel), and the
+    # prepared kernel (which replays counterexamples) stays the program itself.
+    sites: Mapping[int, Site] = {}
+    sources: list[tuple[core.Kernel, Callable[[Origin], bool] | None]] = [(kernel, None)]
+    if check_races:
+        checked, sites = race_kernel(kernel, n)
+        sources.append((checked, is_race_vc))
+    vcs = []
+    for source, keep in sources:
+        with fresh_env() as env:
+            expand = ExpandThreadQuantifiers(env) if n.threads is not None else None
+            for vc in generate(source, env, n):
+                if keep is not None and not keep(vc.origin):
+                    continue
+                formula = expand.walk(vc.formula) if expand is not None else vc.formula
+                text = script_text(Not(formula), [q.term for q in vc.queries])
+                vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations))
     with fresh_env() as env:
         pre = precondition(kernel, env, n)
         pre_script = script_text(pre) if pre is not None else None
     seconds = time.perf_counter() - start
-    return PreparedKernel(path, kernel, n, tuple(vcs), seconds, pre_script, unrolled.missing)
+    return PreparedKernel(
+        path, kernel, n, tuple(vcs), seconds, pre_script, unrolled.missing, check_races, sites
+    )
 
 
 def prepare(
@@ -199,13 +220,14 @@ def prepare(
     threads: int | Launch | None,
     unroll_limit: int = DEFAULT_UNROLL,
     clang: ClangOptions | None = None,
+    check_races: bool = False,
 ) -> tuple[list[PreparedKernel], list[SpecError]]:
     prepared: list[PreparedKernel] = []
     errors: list[SpecError] = []
     for path in spec_files(paths):
         try:
             for kernel in load_kernels(path, clang):
-                prepared.append(prepare_kernel(path, kernel, threads, unroll_limit))
+                prepared.append(prepare_kernel(path, kernel, threads, unroll_limit, check_races))
         except SpecError as e:
             errors.append(e)
     return prepared, errors
@@ -302,7 +324,7 @@ def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[
 
 
 def verify(paths: Sequence[str], options: VerifyOptions) -> RunResult:
-    prepared, errors = prepare(paths, options.threads, options.unroll, options.clang)
+    prepared, errors = prepare(paths, options.threads, options.unroll, options.clang, options.check_races)
     return RunResult(tuple(solve(prepared, options)), tuple(errors))
 
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import core
 from .driver import KernelResult, RunResult, VcResult
 from .expectations import mismatches, read_expectation
 from .grid import ignored_sizes
+from .race_report import race_note
+from .races import Site
 from .solvers import Outcome
 from .solvers.outcome import Value
 from .unroll import MissingInvariant
@@ -19,8 +21,14 @@ from .vc.kinds import VcKind
 
 RACE_BANNER = (
     "hoaregpu: results assume the kernels are free of data races "
-    "(verify does not check races yet; `hoaregpu test` detects them at run time)"
+    "(`--check-races` proves it; `hoaregpu test` detects them at run time)"
 )
+
+
+def races_assumed(run: RunResult) -> bool:
+    """Some kernel's verdict assumes race-freedom (its VCs have no race checks)."""
+    return not run.kernels or any(not k.prepared.races_checked for k in run.kernels)
+
 
 _SEVERITY = {
     Outcome.REFUTED: "error",
@@ -68,7 +76,10 @@ def counterexample(queries: Sequence[Query], values: Sequence[Value]) -> list[st
 
 
 def vc_lines(
-    r: VcResult, missing: Sequence[MissingInvariant] = (), also: Sequence[VcResult] = ()
+    r: VcResult,
+    missing: Sequence[MissingInvariant] = (),
+    also: Sequence[VcResult] = (),
+    race_sites: Mapping[int, Site] | None = None,
 ) -> list[str]:
     """Nothing for a proved VC; an error or warning line with notes otherwise. `missing`: the
     kernel's loops taken with the invariant `true`; `also`: VCs of the same clause in other
@@ -94,6 +105,8 @@ def vc_lines(
     ]
     if outcome is Outcome.REFUTED:
         lines += [f"note: {line}" for line in counterexample(r.vc.queries, r.result.values)]
+        if origin.kind is VcKind.DATA_RACE and race_sites:
+            lines += [f"note: {line}" for line in race_note(r.vc.queries, r.result.values, race_sites)]
         if not r.result.model_checked:
             why = r.result.model_check.removeprefix("not checked: ") or "no check recorded"
             lines.append(
@@ -149,7 +162,7 @@ def grouped_vc_lines(k: KernelResult) -> list[str]:
     lines: list[str] = []
     missing = k.prepared.missing_invariants
     for group in groups.values():
-        lines += vc_lines(group[0], missing, group[1:])
+        lines += vc_lines(group[0], missing, group[1:], k.prepared.race_sites)
     return lines
 
 
@@ -224,7 +237,7 @@ def overall_summary(run: RunResult) -> str:
 
 
 def render_text(run: RunResult) -> str:
-    lines = [RACE_BANNER]
+    lines = [RACE_BANNER] if races_assumed(run) else []
     for e in run.errors:
         lines.append(e.render())
     for k in run.kernels:
@@ -269,7 +282,7 @@ def _vc_json(r: VcResult) -> dict[str, Any]:
 
 def render_json(run: RunResult) -> str:
     doc = {
-        "assumes": "race-freedom",
+        "assumes": "race-freedom" if races_assumed(run) else "nothing",
         "exit_code": run.exit_code,
         "errors": [
             {"file": e.span.path, "line": e.span.line, "col": e.span.col, "message": e.message}

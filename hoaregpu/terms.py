@@ -237,6 +237,9 @@ class At:
     term: Term
     thread: Term
     span: Span | None = field(default=None, compare=False, repr=False)
+    # `term @ (block, thread)`: thread `thread` of block `block` (linear ids), made only by
+    # the race instrumentation (hoaregpu.races), which compares accesses across blocks
+    block: Term | None = None
 
 
 @dataclass(frozen=True)
@@ -319,7 +322,7 @@ def children(term: Term) -> tuple[Term, ...]:
     if isinstance(term, Quant):
         return (term.body,)
     if isinstance(term, At):
-        return (term.term, term.thread)
+        return (term.term, term.thread) if term.block is None else (term.term, term.thread, term.block)
     if isinstance(term, (Old, ThreadPred, Unsigned, Fits)):
         return (term.term,)
     return ()
@@ -338,7 +341,8 @@ def map_children(term: Term, f: Callable[[Term], Term]) -> Term:
     if isinstance(term, Quant):
         return replace(term, body=f(term.body))
     if isinstance(term, At):
-        return replace(term, term=f(term.term), thread=f(term.thread))
+        block = None if term.block is None else f(term.block)
+        return replace(term, term=f(term.term), thread=f(term.thread), block=block)
     if isinstance(term, Old | ThreadPred | Unsigned | Fits):
         return replace(term, term=f(term.term))
     return term

@@ -69,6 +69,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="do not use the result cache (.hoaregpu-cache/ or $HOAREGPU_CACHE_DIR)",
     )
+    v.add_argument(
+        "--check-races",
+        action="store_true",
+        help="also prove the kernels free of data races (VCs of kind data-race, docs/races.md); "
+        "without it the verdicts assume race-freedom",
+    )
     add_solver_options(v)
     add_confirm_option(v)
     v.set_defaults(func=run)
@@ -110,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         replay=not args.no_replay,
         solver_cmd=args.solver_cmd,
         on_prepared=show,
+        check_races=args.check_races,
     )
     result = verification.raw
     if args.sarif:

@@ -38,6 +38,7 @@ from .results import (
     LOOP_INVARIANT,
     NARROWING,
     POSTCONDITION,
+    RACE,
     STEP_BUDGET,
     UNSIGNED_WRAP,
     WRITE_CONFLICT,
@@ -64,6 +65,7 @@ _KIND = {
     VcKind.NARROWING: NARROWING,
     VcKind.CALL_PRECONDITION: CALL_PRECONDITION,
     VcKind.INDEX_BOUNDS: INDEX_BOUNDS,
+    VcKind.DATA_RACE: RACE,
 }
 
 ZERO_NOTE = "array cells the model does not give start at 0"
@@ -163,11 +165,10 @@ def through_loop(kernel: Kernel, origin: Origin) -> bool:
 
 
 def _matches(v: Violation, origin: Origin) -> bool:
-    return (
-        v.kind == _KIND[origin.kind]
-        and v.span is not None
-        and v.span.path == origin.span.path
-        and v.span.line == origin.span.line
+    # a race names two accesses: the VC's is the later one, which the run may give second
+    spans = (v.span, v.other_span) if v.kind == RACE else (v.span,)
+    return v.kind == _KIND[origin.kind] and any(
+        s is not None and s.path == origin.span.path and s.line == origin.span.line for s in spans
     )
 
 

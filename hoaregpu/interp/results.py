@@ -24,6 +24,7 @@ CHECK_LABEL = {
     CheckKind.NARROWING: "narrowing check (C truncates a value that does not fit)",
     CheckKind.CALL_PRECONDITION: "precondition of the called device function",
     CheckKind.INDEX_BOUNDS: "index-bounds check (C would reach another row of the array)",
+    CheckKind.DATA_RACE: "race check",
 }
 LOOP_INVARIANT = "loop-invariant"
 POSTCONDITION = "postcondition"

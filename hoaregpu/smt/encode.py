@@ -170,6 +170,25 @@ class Encoder:
                     coords[c] = self.coord_at(c, current)
         return self.compose(coords), inside
 
+    def grid_thread(self, block: FNode, linear: FNode) -> tuple[FNode, FNode | None]:
+        """`e @ (b, t)` (hoaregpu.races): thread `t` of block `b`, both linear ids, and the
+        condition that they name a thread of the grid."""
+        m = self.mgr
+        coords: dict[Coord, FNode] = {}
+        inside = []
+        for is_block, lin in ((False, linear), (True, block)):
+            rest, sizes = lin, []
+            for axis in range(3):
+                c = Coord(is_block, axis)
+                size = self.sizes[c]
+                sizes.append(size)
+                here = rest if axis == 2 else m.Minus(rest, m.Times(size, m.Div(rest, size)))
+                if c in self.live:
+                    coords[c] = here
+                rest = m.Div(rest, size)
+            inside.append(m.And(m.LE(m.Int(0), lin), m.LT(lin, m.Times(sizes))))
+        return self.compose(coords), m.And(inside)
+
     def same_block(self, i: FNode, j: FNode) -> FNode:
         blocks = [c for c in self.live if c.block]
         return self.mgr.And([self.mgr.Equals(self.coord_at(c, i), self.coord_at(c, j)) for c in blocks])
@@ -375,7 +394,11 @@ class Encoder:
             return q(list(fresh.values()), body)
         if isinstance(t, At):
             linear = self._int(self._value(t.thread, thread, bound, old))
-            where, inside = self.same_block_thread(linear, thread, t.span)
+            if t.block is not None:
+                block = self._int(self._value(t.block, thread, bound, old))
+                where, inside = self.grid_thread(block, linear)
+            else:
+                where, inside = self.same_block_thread(linear, thread, t.span)
             value = self._value(t.term, where, bound, old)
             if inside is None:
                 return value

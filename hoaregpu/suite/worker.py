@@ -41,7 +41,7 @@ def _grouped(construct: str) -> str:
     return construct[:80]
 
 
-def verify_one(path: str, timeout: float, solver: str) -> dict[str, Any]:
+def verify_one(path: str, timeout: float, solver: str, check_races: bool = False) -> dict[str, Any]:
     from ..driver import VerifyOptions, prepare, solve
     from ..interp.replay_cex import replay_results
     from ..solvers import SolverOptions
@@ -57,8 +57,9 @@ def verify_one(path: str, timeout: float, solver: str) -> dict[str, Any]:
         solver_options=SolverOptions(timeout=timeout),
         threads=launch,
         clang=header.clang_options(),
+        check_races=check_races,
     )
-    prepared, errors = prepare([path], launch, options.unroll, options.clang)
+    prepared, errors = prepare([path], launch, options.unroll, options.clang, check_races)
     if errors:
         return classify_error(errors[0])
     results = replay_results(solve(prepared, options))
@@ -88,9 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file")
     p.add_argument("--timeout", type=float, default=10.0)
     p.add_argument("--solver", default="z3")
+    p.add_argument("--check-races", action="store_true")
     args = p.parse_args(argv)
     try:
-        out = verify_one(args.file, args.timeout, args.solver)
+        out = verify_one(args.file, args.timeout, args.solver, args.check_races)
     except ConfigError as e:
         out = not_read("input error", str(e)[:80])
     except SpecError as e:

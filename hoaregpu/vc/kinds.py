@@ -18,6 +18,7 @@ class VcKind(Enum):
     NARROWING = "narrowing"
     CALL_PRECONDITION = "call-precondition"
     INDEX_BOUNDS = "index-bounds"
+    DATA_RACE = "data-race"
 
 
 MESSAGES: dict[VcKind, str] = {
@@ -30,6 +31,8 @@ MESSAGES: dict[VcKind, str] = {
     VcKind.NARROWING: "value might not fit the narrow type it is stored in (C truncates it)",
     VcKind.CALL_PRECONDITION: "the called device function's precondition might not hold",
     VcKind.INDEX_BOUNDS: "index might leave its row of the array (C would reach another row)",
+    VcKind.DATA_RACE: "data race: another thread might access this memory cell, one of the two a write, "
+    "with no barrier between",
 }
 
 

@@ -1,0 +1,223 @@
+"""Loop invariants about the race logs (hoaregpu.races), guessed and then pruned Houdini-style.
+
+A loop whose body accesses memory assigns the ghost logs, so H-WHILE forgets them: what the
+other threads recorded before and during the loop is known at the loop head only through
+its invariants. Users do not write those; they are inferred here, from candidates:
+
+- `flag <= 0`: nothing of this kind recorded in the current barrier interval (a loop whose
+  iterations end with a barrier: reductions);
+- `flag != 0 ==> cell == e` for an access `a[e]` whose index the loop does not change
+  (`buf[threadIdx.x]`);
+- `flag != 0 ==> φ[cell/v]` for an access `a[v]` indexed by a variable `v` the loop
+  changes, and each of the loop's own invariant clauses φ about `v` alone
+  (`k % 4 == threadIdx.x` becomes `cell % 4 == threadIdx.x`): the recorded cell was `v` at
+  some iteration, where φ held.
+
+`houdini` proves the candidates' entry and preservation VCs (z3, a short timeout), drops
+every candidate that is not proved, and repeats until the rest is inductive. The survivors
+stay in the kernel as loop invariants, so their VCs are proved once more with the solver the
+user chose: an inferred invariant never makes a kernel verify unless it is proved like a
+user's (issue 11, item 4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from . import core
+from .errors import Span
+from .launch import Launch
+from .terms import At, Binary, BinOp, IntLit, Old, Quant, Term, ThreadPred, Var, map_children, subterms
+
+if TYPE_CHECKING:
+    from .races import Access, Instrumenter
+
+INFERRED_COL = 100_000  # columns from here on mark candidate clauses (never a real column)
+HOUDINI_TIMEOUT = 30.0  # seconds per candidate VC (z3 in process), a safety net only
+HOUDINI_RLIMIT = 6_000_000  # z3's resource units per candidate VC (about 4 s on an idle core)
+HOUDINI_ROUNDS = 8
+
+
+def _substitute(t: Term, name: str, by: Term) -> Term:
+    if isinstance(t, Var) and t.name == name and not t.indices:
+        return by
+    return map_children(t, lambda c: _substitute(c, name, by))
+
+
+def _vars(t: Term) -> set[str]:
+    return {s.name for s in subterms(t) if isinstance(s, Var)}
+
+
+def _simple(t: Term) -> bool:
+    return not any(isinstance(s, At | Old | Quant | ThreadPred) for s in subterms(t))
+
+
+def _strides(loop: core.While, changed: set[str]) -> dict[str, Term]:
+    """The variables the body changes only by `v = v + S` (one such assignment, S unchanged)."""
+    out: dict[str, Term] = {}
+    counts: dict[str, int] = {}
+    for x in core.statements(loop.body):
+        if isinstance(x, core.Assign) and not x.indices:
+            counts[x.target] = counts.get(x.target, 0) + 1
+            v = x.value
+            if (
+                isinstance(v, Binary)
+                and v.op is BinOp.ADD
+                and v.left == Var(x.target)
+                and not (_vars(v.right) & changed)
+            ):
+                out[x.target] = v.right
+    return {v: st for v, st in out.items() if counts[v] == 1}
+
+
+def _mod(t: Term, m: Term) -> Term:
+    return Binary(BinOp.MOD, t, m)
+
+
+def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access]) -> list[core.Formula]:
+    from .races import flag, offset, value_of
+
+    changed = core.assigned_vars(loop.body)
+    strides = _strides(loop, changed)
+    gid = ins.global_id()
+    terms: list[Term] = []
+    for v, st in strides.items():
+        # strided loops over the threads (`i = tid; ...; i += blockDim.x`): program facts
+        terms.append(Binary(BinOp.EQ, _mod(Var(v), st), _mod(gid, st)))
+    if any(isinstance(x, core.Sync) for x in core.statements(loop.body)):
+        # a barrier in the loop assigns the flags of every array: nothing recorded since it
+        for a in sorted(ins.checked):
+            terms += [Binary(BinOp.LE, Var(flag(a, kind)), IntLit(0)) for kind in ins.kinds(a)]
+    for a, kind in sorted({(acc.array, acc.kind) for acc in accesses}):
+        f = Var(flag(a, kind))
+        recorded = Binary(BinOp.NE, f, IntLit(0))
+        terms.append(Binary(BinOp.LE, f, IntLit(0)))
+        for acc in accesses:
+            if (acc.array, acc.kind) != (a, kind):
+                continue
+            if acc.value is not None and not (_vars(acc.value) & changed):
+                terms.append(Binary(BinOp.IMPLIES, recorded, Binary(BinOp.EQ, Var(value_of(a)), acc.value)))
+            if not any(_vars(c) & changed for c in acc.cell):
+                same: Term = IntLit(1)
+                for k, c in enumerate(acc.cell):
+                    eq = Binary(BinOp.EQ, Var(offset(a, kind, k)), c)
+                    same = eq if k == 0 else Binary(BinOp.AND, same, eq)
+                terms.append(Binary(BinOp.IMPLIES, recorded, same))
+                continue
+            for k, c in enumerate(acc.cell):
+                if not (isinstance(c, Var) and not c.indices and c.name in changed):
+                    continue
+                o = Var(offset(a, kind, k))
+                if c.name in strides:
+                    st = strides[c.name]
+                    terms.append(
+                        Binary(BinOp.IMPLIES, recorded, Binary(BinOp.EQ, _mod(o, st), _mod(gid, st)))
+                    )
+                for inv in loop.invariants:
+                    if _simple(inv.term) and _vars(inv.term) & changed == {c.name}:
+                        fact = _substitute(inv.term, c.name, Var(offset(a, kind, k)))
+                        terms.append(Binary(BinOp.IMPLIES, recorded, fact))
+    out: list[core.Formula] = []
+    seen: set[Term] = set()
+    where = loop.span or ins.kernel.span or Span("<kernel>", 1, 1)
+    for t in terms:
+        if t in seen:
+            continue
+        seen.add(t)
+        col = INFERRED_COL + len(ins.candidates)
+        from .pretty import show_term
+
+        span = Span(where.path, where.line, col, (*where.context, f"the inferred invariant {show_term(t)}"))
+        clause = core.Formula(t, span)
+        ins.candidates[col] = clause
+        out.append(clause)
+    return out
+
+
+def is_candidate(span: Span) -> bool:
+    return span.col >= INFERRED_COL
+
+
+def drop_candidates(kernel: core.Kernel, dropped: set[int]) -> core.Kernel:
+    return replace(kernel, body=_drop(kernel.body, dropped)) if dropped else kernel
+
+
+def _without_quantified(stmt: core.Stmt) -> core.Stmt:
+    """The user's quantified loop invariants removed: hypotheses about array contents that
+    the logs do not need and that slow the candidates' VCs down (weaker hypotheses: a
+    candidate proved without them is proved with them)."""
+    if isinstance(stmt, core.Seq):
+        return replace(stmt, stmts=tuple(_without_quantified(s) for s in stmt.stmts))
+    if isinstance(stmt, core.If):
+        return replace(stmt, then=_without_quantified(stmt.then), orelse=_without_quantified(stmt.orelse))
+    if isinstance(stmt, core.While):
+        keep = tuple(
+            f
+            for f in stmt.invariants
+            if is_candidate(f.span) or not any(isinstance(t, Quant) for t in subterms(f.term))
+        )
+        return replace(stmt, body=_without_quantified(stmt.body), invariants=keep)
+    return stmt
+
+
+def _drop(stmt: core.Stmt, dropped: set[int]) -> core.Stmt:
+    if isinstance(stmt, core.Seq):
+        return replace(stmt, stmts=tuple(_drop(s, dropped) for s in stmt.stmts))
+    if isinstance(stmt, core.If):
+        return replace(stmt, then=_drop(stmt.then, dropped), orelse=_drop(stmt.orelse, dropped))
+    if isinstance(stmt, core.While):
+        keep = tuple(f for f in stmt.invariants if f.span.col not in dropped)
+        return replace(stmt, body=_drop(stmt.body, dropped), invariants=keep)
+    return stmt
+
+
+def _proved(env: object, formula: object, seconds: float) -> bool:
+    """z3 in this process (a worker process per candidate VC costs more than most proofs)."""
+    from pysmt import logics
+    from pysmt.exceptions import SolverReturnedUnknownResultError
+    from pysmt.shortcuts import Not
+    from pysmt.solvers.z3 import Z3Solver
+
+    # a resource limit, not only a time limit: which candidates survive must not depend on
+    # the machine's load (the time limit only bounds a pathological case)
+    options = {"timeout": int(seconds * 1000), "rlimit": HOUDINI_RLIMIT}
+    solver = Z3Solver(env, logics.UFLIRA, solver_options=options)
+    try:
+        solver.add_assertion(Not(formula))
+        return not solver.solve()
+    except SolverReturnedUnknownResultError:
+        return False
+    finally:
+        solver.exit()
+
+
+def houdini(kernel: core.Kernel, launch: Launch, candidates: dict[int, core.Formula]) -> core.Kernel:
+    """The kernel with the candidates that survive (module doc); the others removed."""
+    from .driver import fresh_env
+    from .smt.expand import ExpandThreadQuantifiers
+    from .vc.generate import generate
+    from .vc.kinds import VcKind
+
+    kinds = (VcKind.LOOP_INVARIANT_ENTRY, VcKind.LOOP_INVARIANT_PRESERVED)
+    alive = set(candidates)
+    final, kernel = kernel, replace(kernel, body=_without_quantified(kernel.body))
+    for _ in range(HOUDINI_ROUNDS):
+        if not alive:
+            break
+        failed: set[int] = set()
+        with fresh_env() as env:
+            expand = ExpandThreadQuantifiers(env) if launch.threads is not None else None
+            for vc in generate(kernel, env, launch):
+                col = vc.origin.span.col
+                if vc.origin.kind in kinds and col in alive and col not in failed:
+                    formula = expand.walk(vc.formula) if expand is not None else vc.formula
+                    if not _proved(env, formula, HOUDINI_TIMEOUT):
+                        failed.add(col)
+        if not failed:
+            break
+        alive -= failed
+        kernel = drop_candidates(kernel, failed)
+    else:
+        alive = set()  # did not settle: keep none
+    return drop_candidates(final, set(candidates) - alive)

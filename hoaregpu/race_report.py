@@ -1,0 +1,68 @@
+"""A refuted race VC's counterexample in words: both threads, the cell, the access kinds and
+both source lines (the checking access is the VC's; the other is the one its log recorded,
+named by the site number the flag holds: hoaregpu.races)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .errors import Span
+from .races import PREFIX, Site
+from .solvers.outcome import Value
+from .vc.generate import Query
+
+VERBS = {"read": "reads", "write": "writes", "atomic": "updates atomically"}
+PAST = {"read": "read", "write": "wrote", "atomic": "updated atomically"}
+
+
+def _site_text(span: Span | None) -> str:
+    return f"{span.path}:{span.line}" if span is not None else "an unknown line"
+
+
+def race_note(queries: Sequence[Query], values: Sequence[Value], sites: Mapping[int, Site]) -> list[str]:
+    """One line, or none when the model does not say enough (no values, an unknown site)."""
+    if len(values) != len(queries) or not sites:
+        return []
+    witness = f"{PREFIX}.u."
+    mine: Site | None = None
+    other: object = None
+    block: object = None
+    me: list[str] = []
+    for q, v in zip(queries, values, strict=True):
+        if q.state is not None or q.replay:
+            continue
+        if q.label.startswith(witness):
+            mine = sites.get(int(q.label[len(witness) :]))
+            other = v
+        elif q.label == f"{PREFIX}.b":
+            block = v
+        elif (
+            q.label
+            and not q.label.startswith(PREFIX)
+            and q.label not in ("blockDim.x", "blockDim.y", "blockDim.z")
+        ):
+            me.append(f"{q.label} = {v}")
+    if mine is None:
+        return []
+    # the other thread's logs: a flag naming a site of this array, and its recorded cell
+    recorded: Site | None = None
+    cells: dict[tuple[str, int], object] = {}
+    for q, v in zip(queries, values, strict=True):
+        if q.state is None or not q.thread_arg or not q.var.startswith(PREFIX) or not isinstance(v, int):
+            continue
+        parts = q.var[len(PREFIX) + 1 :].split(".")
+        if parts[0] not in VERBS:
+            continue
+        if len(parts) == 2 and v != 0 and abs(v) in sites and sites[abs(v)].array == mine.array:
+            recorded = recorded or sites[abs(v)]
+        elif len(parts) == 3 and parts[2].isdigit():
+            cells.setdefault((parts[0], int(parts[2])), v)
+    if recorded is None:
+        return []
+    where = "".join(f"[{v}]" for (kind, _), v in sorted(cells.items()) if kind == recorded.kind)
+    who = f"thread {other}" + (f" of block {block}" if block is not None else "")
+    return [
+        f"race: the thread with {', '.join(me) or 'these coordinates'} {VERBS[mine.kind]} "
+        f"{mine.array}{where} at {_site_text(mine.span)}; {who} {PAST[recorded.kind]} it at "
+        f"{_site_text(recorded.span)}, with no barrier between"
+    ]

@@ -1,0 +1,154 @@
+"""Race VCs (hoaregpu.races): the instrumentation, the counterexample's words, the loop
+invariants inferred for the logs, and the `--check-races` switch of `verify`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hoaregpu import core
+from hoaregpu.cli import main
+from hoaregpu.driver import VerifyOptions, load_kernels, prepare_kernel, verify
+from hoaregpu.launch import Launch
+from hoaregpu.races import PREFIX, instrument
+from hoaregpu.report import RACE_BANNER
+from hoaregpu.solvers import Outcome, SolverOptions
+
+RACY = """\
+/*@ requires blockDim.x == 4;
+*/
+__global__ void racy(int *a) {
+    int x = a[threadIdx.x + 1];
+    a[threadIdx.x] = x + 1;
+}
+"""
+
+STRIDED = """\
+/*@ requires blockDim.x == 4;
+    requires n >= 0;
+*/
+__global__ void strided(int *out, int n) {
+    /*@ loop invariant i >= 0; */
+    for (int i = threadIdx.x; i < n; i += STEP) {
+        out[i] = threadIdx.x;
+    }
+}
+"""
+
+READ_ONLY = """\
+__global__ void copy(int *in, int x) {
+    int y = in[threadIdx.x] + x;
+}
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def options(check: bool) -> VerifyOptions:
+    return VerifyOptions(solver_options=SolverOptions(timeout=20.0), jobs=2, check_races=check)
+
+
+def outcomes(path: str, check: bool) -> list[tuple[str, int, Outcome]]:
+    run = verify([path], options(check))
+    assert not run.errors
+    return [
+        (r.vc.origin.kind.value, r.vc.origin.span.line, r.result.outcome)
+        for k in run.kernels
+        for r in k.results
+    ]
+
+
+def test_a_kernel_that_writes_no_memory_is_left_alone(tmp_path: Path) -> None:
+    (k,) = load_kernels(write(tmp_path, "ro.cu", READ_ONLY))
+    checked, sites = instrument(k)
+    assert checked == k and sites == {}
+
+
+def test_the_ghost_logs_are_locals_and_the_checks_are_data_race_asserts(tmp_path: Path) -> None:
+    (k,) = load_kernels(write(tmp_path, "racy.cu", RACY))
+    checked, sites = instrument(k)
+    ghosts = [d for d in checked.decls if d.name.startswith(PREFIX)]
+    assert ghosts and all(d.kind is core.VarKind.LOCAL and d.role is core.VarRole.SYNTHETIC for d in ghosts)
+    checks = [s for s in core.statements(checked.body) if isinstance(s, core.Assert)]
+    assert {s.check for s in checks} == {core.CheckKind.DATA_RACE}
+    assert sorted(s.span.line for s in checks if s.span) == [4, 5]  # the read, the write
+    assert {site.kind for site in sites.values()} == {"read", "write"}
+
+
+def test_a_read_write_race_is_refuted_only_with_race_checking(tmp_path: Path) -> None:
+    path = write(tmp_path, "racy.cu", RACY)
+    assert outcomes(path, check=False) == []  # no contract: nothing to prove, race assumed away
+    found = outcomes(path, check=True)
+    assert ("data-race", 5, Outcome.REFUTED) in found
+    assert ("data-race", 4, Outcome.PROVED) in found
+
+
+@pytest.mark.parametrize(("step", "racy"), [("4", False), ("2", True)])
+def test_strided_loops_need_no_access_invariant(tmp_path: Path, step: str, racy: bool) -> None:
+    path = write(tmp_path, f"strided{step}.cu", STRIDED.replace("STEP", step))
+    found = outcomes(path, check=True)
+    refuted = [(kind, line) for kind, line, o in found if o is Outcome.REFUTED]
+    assert refuted == ([("data-race", 7)] if racy else [])
+    assert all(o is Outcome.PROVED for _, _, o in found) or racy
+
+
+def test_houdini_keeps_only_proved_candidates(tmp_path: Path) -> None:
+    path = write(tmp_path, "strided.cu", STRIDED.replace("STEP", "4"))
+    (k,) = load_kernels(path)
+    prepared = prepare_kernel(path, k, None, check_races=True)
+    inferred = [vc.origin for vc in prepared.vcs if vc.origin.span.col >= 100_000]
+    assert inferred  # e.g. i % 4 == threadIdx.x % 4, and the written cell's likewise
+    texts = " ".join(c for o in inferred for c in o.span.context)
+    assert "hg.race.write.out.0 % 4" in texts
+    assert "hg.race.write.out <= 0" not in texts  # false: the loop writes without barriers
+
+
+def test_the_report_names_both_threads_lines_and_the_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, "racy.cu", RACY)
+    code = main(["verify", path, "--check-races", "--no-cache", "--jobs", "2", "--timeout", "20"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert f"{path}:5:5: error: data race" in out
+    assert "writes a[" in out and f"at {path}:5" in out and f"read it at {path}:4" in out
+    assert RACE_BANNER not in out
+    code = main(["verify", path, "--no-cache", "--jobs", "2", "--json"])
+    assert json.loads(capsys.readouterr().out)["assumes"] == "race-freedom"
+
+
+def test_a_barrier_orders_and_other_blocks_are_not_ordered(tmp_path: Path) -> None:
+    body = """\
+/*@ requires blockDim.x == 2;
+    requires gridDim.x == GRID;
+*/
+__global__ void k(int *a, int *out) {
+    if (threadIdx.x == 0) {
+        a[0] = 7;
+    }
+    __syncthreads();
+    out[blockIdx.x * 2 + threadIdx.x] = a[0];
+}
+"""
+    one = outcomes(write(tmp_path, "one.cu", body.replace("GRID", "1")), check=True)
+    assert all(o is Outcome.PROVED for _, _, o in one)
+    two = outcomes(write(tmp_path, "two.cu", body.replace("GRID", "2")), check=True)
+    # the blocks write the same value (tolerated), but a barrier does not order the other
+    # block's write before this block's read
+    assert ("data-race", 6, Outcome.PROVED) in two
+    assert ("data-race", 9, Outcome.REFUTED) in two
+
+
+def test_launch_is_unchanged_by_the_checks(tmp_path: Path) -> None:
+    (k,) = load_kernels(write(tmp_path, "racy.cu", RACY))
+    plain = prepare_kernel("racy.cu", k, None)
+    checked = prepare_kernel("racy.cu", k, None, check_races=True)
+    assert checked.launch == plain.launch == Launch((4, None, None))
+    assert checked.kernel == plain.kernel  # the prepared kernel (replayed) has no ghosts
+    assert checked.races_checked and not plain.races_checked
