@@ -15,7 +15,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 verify: install
-	$(BIN)/hoaregpu verify --expect specs/
+	$(BIN)/hoaregpu verify --expect specs/*.cu specs/*.cl
+	$(BIN)/hoaregpu verify --check-races --expect specs/races/
 
 lint: install
 	$(BIN)/ruff check hoaregpu tests bench
