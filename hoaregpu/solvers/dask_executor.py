@@ -208,12 +208,14 @@ class DaskExecutor:
         workers: int = 2,
         processes: bool = True,
         client: Client | None = None,
+        connect_timeout: float = CONNECT_TIMEOUT,
     ) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ConfigError(f"the Dask executor needs at least 1 worker, not {workers!r}")
         self.scheduler = scheduler
         self.workers = workers
         self.processes = processes
+        self.connect_timeout = connect_timeout
         self._client: Client | None = client
         self._owned = client is None
         self._cluster: LocalCluster | None = None
@@ -234,11 +236,11 @@ class DaskExecutor:
         distributed = _import_distributed()
         if self.scheduler is not None:
             try:
-                client = distributed.Client(self.scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+                client = distributed.Client(self.scheduler, timeout=self.connect_timeout, set_as_default=False)
             except (OSError, TimeoutError, ValueError, TypeError) as exc:
                 raise ConfigError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
             try:
-                client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+                client.wait_for_workers(1, timeout=self.connect_timeout)
             except (OSError, TimeoutError) as exc:
                 client.close()
                 raise ConfigError(f"the Dask scheduler at {self.scheduler} has no worker: {exc}") from None

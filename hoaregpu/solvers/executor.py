@@ -42,6 +42,9 @@ class Executor(Protocol):
         stop: StopFlag | None = None,
     ) -> list[SolverResult]: ...
 
+    def close(self) -> None:
+        """Release what the executor started (a local Dask cluster); idempotent."""
+
 
 @dataclass(frozen=True)
 class LocalExecutor:
@@ -65,6 +68,9 @@ class LocalExecutor:
             tasks, options, self.jobs, cache=cache, on_result=on_result, confirm=confirm, stop=stop
         )
 
+    def close(self) -> None:
+        pass
+
 
 def check_executor(name: str, scheduler: str | None) -> None:
     """ConfigError for an unknown executor name, or a scheduler without the Dask executor."""
@@ -72,3 +78,15 @@ def check_executor(name: str, scheduler: str | None) -> None:
         raise ConfigError(f"unknown executor {name!r}; choose one of {', '.join(EXECUTORS)}")
     if scheduler is not None and name != "dask":
         raise ConfigError("--scheduler needs --executor dask")
+
+
+def make_executor(name: str, jobs: int, scheduler: str | None = None) -> Executor:
+    """The executor `--executor NAME` names: `local` runs `jobs` workers here; `dask` connects
+    to `scheduler`, or starts a local cluster of `jobs` workers when a task first needs it.
+    The caller closes it."""
+    check_executor(name, scheduler)
+    if name == "local":
+        return LocalExecutor(jobs)
+    from hoaregpu.solvers.dask_executor import DaskExecutor
+
+    return DaskExecutor(scheduler, workers=jobs)
