@@ -151,7 +151,8 @@ def render(doc: dict[str, Any]) -> str:
     return f"""# Dask executor vs local workers
 
 `python bench/dask_executor.py` (bench/dask_executor.py): {doc["kernels"]} generated kernels,
-{doc["vcs"]} VCs ({doc["solver_tasks"]} solver tasks with the kernels' `requires` checks), solver {doc["solver"]}, cache off, prepared once ({doc["prepare_seconds"]} s), then
+{doc["vcs"]} VCs ({doc["solver_tasks"]} solver tasks with the kernels' `requires` checks), \
+solver {doc["solver"]}, cache off, prepared once ({doc["prepare_seconds"]} s), then
 solved by each executor in turn (alternating runs). Machine: {doc["machine"]}, 2 cores shared
 with other jobs, so absolute times are noisy; the runs alternate so that both see the same load.
 

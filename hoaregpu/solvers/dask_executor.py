@@ -236,7 +236,9 @@ class DaskExecutor:
         distributed = _import_distributed()
         if self.scheduler is not None:
             try:
-                client = distributed.Client(self.scheduler, timeout=self.connect_timeout, set_as_default=False)
+                client = distributed.Client(
+                    self.scheduler, timeout=self.connect_timeout, set_as_default=False
+                )
             except (OSError, TimeoutError, ValueError, TypeError) as exc:
                 raise ConfigError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
             try:

@@ -91,7 +91,9 @@ def test_user_commands_and_model_check_run_on_the_worker(dask: DaskExecutor, tmp
     good = fake_solver(tmp_path, "printf 'sat\\n((x 5))\\n((define-fun x () Int 5))\\n'")
     # x = -5 does not satisfy x > 0: the worker's model check turns the refutation into an error
     wrong = fake_solver(tmp_path, "printf 'sat\\n((x -5))\\n((define-fun x () Int (- 5)))\\n'")
-    ok, bad = dask.solve_many([SolveTask(refutable_script(), good), SolveTask(refutable_script(), wrong)], FAST)
+    ok, bad = dask.solve_many(
+        [SolveTask(refutable_script(), good), SolveTask(refutable_script(), wrong)], FAST
+    )
     assert ok.outcome is Outcome.REFUTED and ok.values == (5,) and ok.model_checked
     assert bad.outcome is Outcome.ERROR and "does not satisfy the VC" in bad.message
 
@@ -146,8 +148,10 @@ def test_unreachable_scheduler_is_a_config_error() -> None:
 
 def test_command_line_with_a_local_cluster(tmp_path: Path) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "hoaregpu", "verify", "--executor", "dask", "-j", "2", "--no-cache"]
-        + [str(SPECS / "bug_off_by_one.cu"), str(SPECS / "c_division.cu")],
+        [
+            *(sys.executable, "-m", "hoaregpu", "verify", "--executor", "dask", "-j", "2", "--no-cache"),
+            *(str(SPECS / "bug_off_by_one.cu"), str(SPECS / "c_division.cu")),
+        ],
         capture_output=True,
         text=True,
         timeout=120,
