@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import driver
-from ..driver import PreparedKernel, RunResult
+from ..driver import PreparedKernel, PreparedVc, RunResult
 from ..errors import ConfigError, SpecError, SpecWarning
 from ..launch import Launch, parse_dims
 from ..limits import DEFAULT_UNROLL
@@ -30,6 +30,7 @@ from ..sarif import render_sarif
 from ..solvers import Outcome
 from ..solvers.executor import Executor, check_executor
 from ..solvers.options import SolverOptions
+from ..solvers.outcome import SolverResult
 
 Dims = tuple[int] | tuple[int, int] | tuple[int, int, int]
 
@@ -136,6 +137,7 @@ def verify(
     defines: Sequence[str] = (),
     include_dirs: Sequence[str] = (),
     on_prepared: Callable[[Sequence[PreparedKernel]], None] | None = None,
+    on_vc: Callable[[PreparedKernel, PreparedVc, SolverResult], None] | None = None,
     executor: str | Executor = "local",
     scheduler: str | None = None,
 ) -> Verification:
@@ -151,6 +153,7 @@ def verify(
       `--solver-cmd` (`hoaregpu.toml` is read too);
     - `defines=("N=8",)`, `include_dirs`: the preprocessor's `-D` and `-I`;
     - `on_prepared`: sees the kernels after lowering and VC generation, before any solver runs;
+    - `on_vc(kernel, vc, answer)`: progress, called as each VC is answered (completion order);
     - `executor`: `"local"` (`jobs` worker processes here), `"dask"` (a local Dask cluster of
       `jobs` workers, or the scheduler at `scheduler="tcp://HOST:PORT"`), or an `Executor`
       such as `DaskExecutor(client=...)` (kept open: the caller closes it).
@@ -184,7 +187,7 @@ def verify(
         on_prepared(prepared)
     run_on = make_executor(executor, options.jobs, scheduler) if isinstance(executor, str) else executor
     try:
-        solved = driver.solve(prepared, replace(options, executor=run_on))
+        solved = driver.solve(prepared, replace(options, executor=run_on), on_vc=on_vc)
     finally:
         if isinstance(executor, str):  # made here; the caller's own executor stays open
             run_on.close()

@@ -131,7 +131,11 @@ def test_progress_and_stop(dask: DaskExecutor) -> None:
 def test_api_verify_on_the_cluster_matches_local(dask: DaskExecutor) -> None:
     files = [SPECS / "bug_off_by_one.cu", SPECS / "c_division.cu"]
     local = hoaregpu.verify(files, cache=False, replay=False, jobs=2)
-    remote = hoaregpu.verify(files, cache=False, replay=False, executor=dask)
+    progress: list[str] = []
+    remote = hoaregpu.verify(
+        files, cache=False, replay=False, executor=dask, on_vc=lambda k, _vc, _r: progress.append(k.path)
+    )
+    assert len(progress) == len(remote.vcs)
     assert [(v.file, v.line, v.kind, v.outcome) for v in remote.vcs] == [
         (v.file, v.line, v.kind, v.outcome) for v in local.vcs
     ]
