@@ -136,6 +136,7 @@ def test_api_verify_on_the_cluster_matches_local(dask: DaskExecutor) -> None:
         files, cache=False, replay=False, executor=dask, on_vc=lambda k, _vc, _r: progress.append(k.path)
     )
     assert len(progress) == len(remote.vcs)
+    assert hoaregpu.DaskExecutor is DaskExecutor  # exported lazily (PEP 562)
     assert [(v.file, v.line, v.kind, v.outcome) for v in remote.vcs] == [
         (v.file, v.line, v.kind, v.outcome) for v in local.vcs
     ]
