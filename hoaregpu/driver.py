@@ -28,8 +28,9 @@ from .lower import lower_file
 from .races import Site, is_race_vc, race_kernel
 from .smt.expand import ExpandThreadQuantifiers
 from .smt.smtlib import script_text
-from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
+from .solvers import Outcome, SolverOptions, SolverResult, SolveTask
 from .solvers.cache import ResultCache
+from .solvers.executor import Executor, LocalExecutor
 from .transform import make_monotonic
 from .unroll import MissingInvariant, unroll
 from .vc.generate import Query, generate, precondition
@@ -50,6 +51,7 @@ class VerifyOptions:
     unroll: int = DEFAULT_UNROLL  # iterations up to which a loop without invariant is unrolled
     clang: ClangOptions = field(default_factory=ClangOptions)  # `-D`, `-I`
     check_races: bool = False  # race VCs (hoaregpu.races); off: race-freedom is assumed
+    executor: Executor | None = None  # where solver tasks run (None: `jobs` local workers)
 
     def __post_init__(self) -> None:
         if self.unroll < 0:
@@ -252,8 +254,9 @@ def solve(
         if on_vc is not None and index < len(vcs):
             on_vc(*vcs[index], result)
 
-    solved_all = solve_many(
-        tasks, opts, jobs=options.jobs, cache=cache, confirm=options.confirm, on_result=on_result, stop=stop
+    executor = options.executor if options.executor is not None else LocalExecutor(options.jobs)
+    solved_all = executor.solve_many(
+        tasks, opts, cache=cache, confirm=options.confirm, on_result=on_result, stop=stop
     )
     results = iter(solved_all)
     solved = [

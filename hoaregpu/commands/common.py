@@ -37,6 +37,22 @@ def add_solver_options(p: argparse.ArgumentParser) -> None:
     add_solver_cmd_option(p)
 
 
+def add_executor_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--executor",
+        choices=("local", "dask"),
+        default="local",
+        help="where VCs are solved: `local` worker processes (default), or a Dask cluster "
+        "(`pip install 'hoaregpu[dask]'`): a local one of --jobs workers, or --scheduler's",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="with --executor dask: the scheduler of an existing Dask cluster (its workers need "
+        "hoaregpu and the solvers installed)",
+    )
+
+
 def add_confirm_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--confirm",

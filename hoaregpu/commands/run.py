@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
 from ..limits import DEFAULT_STEP_BUDGET, INTERLEAVE, LOCKSTEP
-from .common import EXIT_INPUT, add_grid_options, add_preprocessor_options, clang_options, launch_of
+from .common import add_grid_options, add_preprocessor_options, launch_of
 
 if TYPE_CHECKING:  # the pipeline is imported where used: `hoaregpu --help` must start fast
     from ..core import Kernel
     from ..frontend.clang import ClangOptions
-    from ..interp.results import RunResult
-    from ..launch import Geometry
 
 RACE_KINDS = frozenset({"race", "write-conflict"})  # interp.results.RACE, WRITE_CONFLICT
 
@@ -38,35 +35,10 @@ def add_kernel_options(p: argparse.ArgumentParser) -> None:
 
 
 def select_kernel(path: str, name: str | None, clang: ClangOptions | None = None) -> Kernel:
-    """Parse and lower `path`, pick the kernel, apply the monotonic-loop transform (as `verify`)."""
-    from ..driver import load_kernels
-    from ..transform import make_monotonic
+    """`api.execution.select_kernel` (imported where used: `hoaregpu --help` must start fast)."""
+    from ..api.execution import select_kernel as select
 
-    if not Path(path).is_file():
-        raise ConfigError(f"no such file: {path}")
-    kernels = load_kernels(path, clang)
-    if name is not None:
-        chosen = [k for k in kernels if k.name == name]
-        if not chosen:
-            names = ", ".join(k.name for k in kernels) or "none"
-            raise ConfigError(f"{path} has no kernel named {name!r} (kernels: {names})")
-    elif len([k for k in kernels if not k.device]) != 1:
-        names = ", ".join(k.name for k in kernels) or "none"
-        raise ConfigError(f"{path} has {len(kernels)} kernels ({names}); choose one with --kernel")
-    else:  # the one __global__ kernel (device functions with contracts are chosen by name)
-        chosen = [k for k in kernels if not k.device]
-    return make_monotonic(chosen[0])
-
-
-MAX_RUN_THREADS = 1 << 16  # the interpreter keeps a few lists per thread and steps them all
-
-
-def launch_flags(geo: Geometry) -> list[str]:
-    """The `run` flags that reproduce a launch."""
-    if len(geo.live) == 1:
-        return ["--threads", str(geo.threads)]
-    s = geo.sizes
-    return [f"--blockDim=[{s[0]},{s[1]},{s[2]}]", f"--gridDim=[{s[3]},{s[4]},{s[5]}]"]
+    return select(path, name, clang)
 
 
 def read_inputs(text: str | None) -> dict[str, Any] | None:
@@ -90,17 +62,6 @@ def read_inputs(text: str | None) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         raise InputError("--input must be a JSON object mapping parameter names to values")
     return value
-
-
-def exit_code(result: RunResult, fail_on_race: bool) -> int:
-    from ..interp.results import ASSUMPTION_VIOLATED, FAILED, INADMISSIBLE, OK
-
-    if result.status == INADMISSIBLE:
-        return EXIT_INPUT
-    if result.status == ASSUMPTION_VIOLATED:
-        return 0
-    failures = [v for v in result.failures if fail_on_race or v.kind not in RACE_KINDS]
-    return 1 if failures or result.status not in (OK, FAILED) else 0
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -140,26 +101,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..grid import geometry
-    from ..interp import render_run, run_kernel, run_to_json
-    from ..interp.solver_inputs import AutoInputs
-    from ..interp.values import inputs_of
+    from ..api.execution import run as execute
 
-    kernel = select_kernel(args.file, args.kernel, clang_options(args))
-    threads = geometry(kernel, launch_of(args, args.threads))
-    if threads.threads > MAX_RUN_THREADS:
-        raise ConfigError(
-            f"this launch has {threads.threads:,} threads; `run` executes at most {MAX_RUN_THREADS:,}"
-        )
     if args.step_budget < 1:
         raise ConfigError(f"--step-budget must be at least 1, not {args.step_budget}")
-    inputs = read_inputs(args.input)
-    if inputs is None:  # sampled, or from z3 models of `requires` when sampling finds nothing
-        state = AutoInputs()(kernel, threads, random.Random(args.seed))
-        inputs = inputs_of(kernel, state) if state is not None else None
-    result = run_kernel(kernel, threads, inputs, args.seed, args.step_budget, semantics=args.semantics)
-    if args.json:
-        print(json.dumps(run_to_json(result), indent=2))
-    else:
-        print(render_run(result, kernel, frozenset() if args.fail_on_race else RACE_KINDS))
-    return exit_code(result, args.fail_on_race)
+    result = execute(
+        args.file,
+        kernel=args.kernel,
+        fixed=launch_of(args, args.threads),
+        inputs=read_inputs(args.input),
+        seed=args.seed,
+        step_budget=args.step_budget,
+        semantics=args.semantics,
+        fail_on_race=args.fail_on_race,
+        defines=tuple(args.defines),
+        include_dirs=tuple(args.include_dirs),
+    )
+    print(json.dumps(result.to_json(), indent=2) if args.json else result.text)
+    return result.exit_code

@@ -12,6 +12,7 @@ from .common import (
     EXIT_CODES,
     EXIT_INPUT,
     add_confirm_option,
+    add_executor_options,
     add_grid_options,
     add_preprocessor_options,
     add_solver_options,
@@ -77,6 +78,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_solver_options(v)
     add_confirm_option(v)
+    add_executor_options(v)
     v.set_defaults(func=run)
 
 
@@ -117,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
         solver_cmd=args.solver_cmd,
         on_prepared=show,
         check_races=args.check_races,
+        executor=args.executor,
+        scheduler=args.scheduler,
     )
     result = verification.raw
     if args.sarif:

@@ -76,7 +76,8 @@ class ResultCache:
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
-    def _read(self, key: str) -> dict[str, Any] | None:
+    def read_entry(self, key: str) -> dict[str, Any] | None:
+        """The stored JSON document for `key` (None if missing or unreadable)."""
         try:
             doc = json.loads(self._path(key).read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -87,7 +88,7 @@ class ResultCache:
         """The cached result, marked `cached`: a proof or refutation; an undecided answer
         whose budget covers `options`. None for a missing, unusable or too small entry."""
         try:
-            doc = self._read(key)
+            doc = self.read_entry(key)
             if doc is None:
                 return None
             outcome = Outcome(doc["outcome"])
@@ -158,10 +159,14 @@ class ResultCache:
             "model_check": result.model_check,
         }
         if result.outcome in UNDECIDED:
-            old = self._read(key)
+            old = self.read_entry(key)
             if old is not None and old.get("outcome") in [o.value for o in DEFINITIVE]:
                 return  # a definitive answer stays
             doc |= {"message": result.message, "budget": _budget(options)}
+        self.write_entry(key, doc)
+
+    def write_entry(self, key: str, doc: dict[str, Any]) -> None:
+        """Store a document made by `put` (the Dask executor merges its workers' stores)."""
         path = self._path(key)
         tmp = None
         try:

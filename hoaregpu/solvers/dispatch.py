@@ -28,13 +28,13 @@ import multiprocessing
 import os
 import resource
 import signal
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from typing import Protocol
 
 from hoaregpu.errors import ConfigError, HoareGpuError, SolverError
 from hoaregpu.solvers.backend import Answer, Backend, memory_message, timeout_message
@@ -102,6 +102,13 @@ STOP_POLL_SECONDS = 0.2
 
 class Stopped(HoareGpuError):
     """`solve_many` was asked to stop (its `stop` event was set)."""
+
+
+class StopFlag(Protocol):
+    """What `stop` must offer: a `threading.Event`, or a Dask worker's view of a
+    `distributed.Event` (`dask_executor`)."""
+
+    def is_set(self) -> bool: ...
 
 
 @dataclass
@@ -183,7 +190,7 @@ def solve_many(
     cache: ResultCache | None = None,
     on_result: Callable[[int, SolverResult], None] | None = None,
     confirm: bool = False,
-    stop: threading.Event | None = None,
+    stop: StopFlag | None = None,
 ) -> list[SolverResult]:
     """Solve every task, up to `jobs` worker processes at a time; results come in task order.
 

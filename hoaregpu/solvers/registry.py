@@ -59,6 +59,7 @@ _FACTORIES: dict[str, Callable[[], Backend]] = {
 }
 _INSTANCES: dict[str, Backend] = {}
 _USER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]*")
+_COMMANDS: dict[str, str] = {}  # user commands by name: a Dask worker registers them too
 
 
 def register_backend(name: str, factory: Callable[[], Backend]) -> None:
@@ -98,6 +99,12 @@ def register_command(name: str, command: str) -> None:
         return CommandBackend(name, argv)
 
     register_backend(name, make)
+    _COMMANDS[name] = command
+
+
+def user_commands() -> dict[str, str]:
+    """The user commands registered in this process (`register_command`), by name."""
+    return dict(_COMMANDS)
 
 
 def get_backend(name: str) -> Backend:

@@ -16,19 +16,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import driver
-from .driver import PreparedKernel, RunResult
-from .errors import ConfigError, SpecError, SpecWarning
-from .launch import Launch, parse_dims
-from .limits import DEFAULT_UNROLL
-from .report import counterexample, render_json
-from .sarif import render_sarif
-from .solvers import Outcome
-from .solvers.options import SolverOptions
+from .. import driver
+from ..driver import PreparedKernel, PreparedVc, RunResult
+from ..errors import ConfigError, SpecError, SpecWarning
+from ..launch import Launch, parse_dims
+from ..limits import DEFAULT_UNROLL
+from ..report import counterexample, render_json
+from ..sarif import render_sarif
+from ..solvers import Outcome
+from ..solvers.executor import Executor, check_executor
+from ..solvers.options import SolverOptions
+from ..solvers.outcome import SolverResult
 
 Dims = tuple[int] | tuple[int, int] | tuple[int, int, int]
 
@@ -136,6 +138,9 @@ def verify(
     include_dirs: Sequence[str] = (),
     on_prepared: Callable[[Sequence[PreparedKernel]], None] | None = None,
     check_races: bool = False,
+    on_vc: Callable[[PreparedKernel, PreparedVc, SolverResult], None] | None = None,
+    executor: str | Executor = "local",
+    scheduler: str | None = None,
 ) -> Verification:
     """Verify the kernels of files or folders (folders: every `*.cu` and `*.cl` below them).
 
@@ -150,11 +155,20 @@ def verify(
     - `defines=("N=8",)`, `include_dirs`: the preprocessor's `-D` and `-I`;
     - `on_prepared`: sees the kernels after lowering and VC generation, before any solver runs;
     - `check_races`: also prove race-freedom (`--check-races`, docs/races.md).
+    - `on_vc(kernel, vc, answer)`: progress, called as each VC is answered (completion order);
+    - `executor`: `"local"` (`jobs` worker processes here), `"dask"` (a local Dask cluster of
+      `jobs` workers, or the scheduler at `scheduler="tcp://HOST:PORT"`), or an `Executor`
+      such as `DaskExecutor(client=...)` (kept open: the caller closes it).
     """
-    from .frontend.clang import ClangOptions
-    from .solvers.config import register_user_solvers
-    from .solvers.portfolio import check_solver, confirm_members
+    from ..frontend.clang import ClangOptions
+    from ..solvers.config import register_user_solvers
+    from ..solvers.executor import make_executor
+    from ..solvers.portfolio import check_solver, confirm_members
 
+    if isinstance(executor, str):
+        check_executor(executor, scheduler)
+    elif scheduler is not None:
+        raise ConfigError("`scheduler` goes with executor='dask', not with an Executor object")
     if fixed is not None and (block_dim, grid_dim, threads) != (None, None, None):
         raise ConfigError("give the launch either as `fixed` or as block_dim/grid_dim/threads, not both")
     register_user_solvers(solver_cmd)
@@ -174,9 +188,14 @@ def verify(
     prepared, errors = driver.prepare(names, options.threads, options.unroll, options.clang, check_races)
     if on_prepared is not None:
         on_prepared(prepared)
-    solved = driver.solve(prepared, options)
+    run_on = make_executor(executor, options.jobs, scheduler) if isinstance(executor, str) else executor
+    try:
+        solved = driver.solve(prepared, replace(options, executor=run_on), on_vc=on_vc)
+    finally:
+        if isinstance(executor, str):  # made here; the caller's own executor stays open
+            run_on.close()
     if replay:
-        from .interp.replay_cex import replay_results
+        from ..interp.replay_cex import replay_results
 
         solved = replay_results(solved)
     return from_run(RunResult(tuple(solved), tuple(errors)))
