@@ -143,17 +143,24 @@ def why(header: Header, out: dict[str, Any], agreed: str) -> str:
         return ""
     if out["verdict"] == "verified":
         return "hoaregpu verified what GPUVerify expects to fail"
-    kinds = {f.split(":")[0] for f in out.get("failures", [])}
-    if kinds and kinds <= {"unsigned-wrap", "narrowing"}:  # execution shows the wrap C allows
-        return "semantics: hoaregpu's integers must not wrap, C's unsigned ones may"
-    if kinds and kinds <= {"unsigned-wrap", "narrowing", "index-bounds"}:
-        # GPUVerify's memory is flat bytes: `t[0][n]` is the next row there, outside its row here
-        return "semantics: hoaregpu keeps indices in their rows, GPUVerify's memory is flat"
+    semantics = semantics_of({f.split(":")[0] for f in out.get("failures", [])})
+    if semantics is not None:
+        return semantics
     if out.get("confirmed"):
         return "failure confirmed by execution"
     if out.get("loops_without_invariant"):
         return "incomplete: loops without invariant (GPUVerify infers invariants)"
     return "refuted, not confirmed by execution"
+
+
+def semantics_of(kinds: set[str]) -> str | None:
+    """The difference of semantics that refutations of only these kinds show, if they do."""
+    if kinds and kinds <= {"unsigned-wrap", "narrowing"}:  # execution shows the wrap C allows
+        return "semantics: hoaregpu's integers must not wrap, C's unsigned ones may"
+    if kinds and kinds <= {"unsigned-wrap", "narrowing", "index-bounds"}:
+        # GPUVerify's memory is flat bytes: `t[0][n]` is the next row there, outside its row here
+        return "semantics: hoaregpu keeps indices in their rows, GPUVerify's memory is flat"
+    return None
 
 
 def _env() -> dict[str, str]:
