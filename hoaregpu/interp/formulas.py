@@ -37,6 +37,7 @@ from ..errors import HoareGpuError, Span
 from ..floats import FLOAT_UNOPS
 from ..launch import Coord
 from ..terms import (
+    Aggregate,
     At,
     Binary,
     BinOp,
@@ -58,7 +59,7 @@ from ..terms import (
     builtin_name,
     children,
 )
-from . import floats
+from . import bigops, floats
 from .evaluate import EvalError, binop_scalar
 from .values import State
 
@@ -224,6 +225,13 @@ class FormulaChecker:
             return 1 if not any(vals) else 0
         if isinstance(t, Quant):
             return self._quant(t, thread, bound, st)
+        if isinstance(t, Aggregate):
+            low, high = self.ev(t.low, thread, bound, st), self.ev(t.high, thread, bound, st)
+
+            def cell(k: int) -> int:
+                return self.ev(t.body, thread, {**bound, t.name: k}, st)
+
+            return bigops.evaluate(t, low, high, cell, lambda n: self._charge(n, t.span))
         raise HoareGpuError(f"cannot evaluate {t!r}")
 
     def _var(self, t: Var, thread: int | None, bound: dict[str, int], st: State) -> int:
