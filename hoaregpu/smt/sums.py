@@ -113,9 +113,9 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
 
     def _aggregate(self, kind: AggKind, low: FNode, high: FNode, k: FNode, body: FNode) -> FNode:
         lo, hi = constant(low), constant(high)
-        if lo is not None and hi is not None and hi - lo + 1 <= MAX_EXPANSION:
-            if hi >= lo or kind not in (AggKind.MAX, AggKind.MIN):
-                return self._expand(kind, lo, hi, k, body)
+        extremum = kind in (AggKind.MAX, AggKind.MIN)  # of an empty range: no axiom, no value
+        if lo is not None and hi is not None and hi - lo + 1 <= MAX_EXPANSION and (hi >= lo or not extremum):
+            return self._expand(kind, lo, hi, k, body)
         m = self.mgr
         captured = sorted((v for v in body.get_free_variables() if v.get_type() is INT and v != k), key=str)
         canon = [m.Symbol(f"{PREFIX}c{i}", INT) for i in range(len(captured))]
