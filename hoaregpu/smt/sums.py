@@ -37,6 +37,13 @@ from ..terms import AggKind
 from .expand import ExpandThreadQuantifiers
 
 PREFIX = "agg!"
+# How \\sum/\\numof with symbolic bounds are encoded: "prefix" (a prefix-sum function, the
+# default: docs/aggregates.md) or "range" (a function of both bounds with peeling and
+# splitting axioms, kept for measurement and for \\product/\\max/\\min).
+SUM_ENCODING = "prefix"
+# The prefix function's step axiom P(x) = P(x-1) + B(x): "quantified", its instances at the
+# VC's ground prefix terms only ("ground"), or both ("both"); docs/aggregates.md measures them.
+PREFIX_STEP = "both"
 MAX_EXPANSION = 4096  # cells of a constant range written out (the tree reduction's 2,048)
 _MARKERS = {f"{PREFIX}{k.name.lower()}": k for k in AggKind}
 
@@ -101,9 +108,10 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
 
     def __init__(self, env: Environment) -> None:
         super().__init__(env=env, invalidate_memoization=False)
-        self.shapes: dict[tuple[AggKind, FNode], FNode] = {}
+        self.shapes: dict[tuple[str, FNode], FNode] = {}
         self.definitions: dict[FNode, list[FNode]] = {}  # function -> its axioms
         self._canon_k = self.mgr.Symbol(f"{PREFIX}k", INT)
+        self.steps: dict[FNode, tuple[list[FNode], FNode]] = {}  # prefix function -> step axiom
 
     def walk_function(self, formula: FNode, args: list[FNode], **kwargs: object) -> FNode:
         name = formula.function_name().symbol_name()
@@ -120,15 +128,62 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         captured = sorted((v for v in body.get_free_variables() if v.get_type() is INT and v != k), key=str)
         canon = [m.Symbol(f"{PREFIX}c{i}", INT) for i in range(len(captured))]
         shape = body.substitute({k: self._canon_k, **dict(zip(captured, canon, strict=True))})
-        f = self.shapes.get((kind, shape))
-        if f is None:
-            f = m.Symbol(
-                f"{PREFIX}{kind.name.lower()}!{len(self.shapes)}!{len(canon)}",
-                FunctionType(INT, [INT] * (2 + len(canon))),
+        if kind in (AggKind.SUM, AggKind.NUMOF) and SUM_ENCODING == "prefix":
+            # Σ lo..hi = P(hi) - P(lo - 1): splitting a range is linear arithmetic, no axiom
+            p = self._function("prefix", shape, canon, 1, lambda f: self._prefix_axioms(f, shape, canon))
+            span = m.Minus(
+                m.Function(p, [high, *captured]), m.Function(p, [m.Minus(low, m.Int(1)), *captured])
             )
-            self.shapes[(kind, shape)] = f
-            self.definitions[f] = self._axioms(kind, f, shape, canon)
+            return m.Ite(m.LT(high, low), m.Int(0), span)
+        f = self._function(kind.name.lower(), shape, canon, 2, lambda f: self._axioms(kind, f, shape, canon))
         return m.Function(f, [low, high, *captured])
+
+    def _function(
+        self, key: str, shape: FNode, canon: list[FNode], arity: int, axioms: Callable[[FNode], list[FNode]]
+    ) -> FNode:
+        """The function of this shape (made, with its axioms, on first use)."""
+        f = self.shapes.get((key, shape))
+        if f is None:
+            name = f"{PREFIX}{key}!{len(self.shapes)}!{len(canon)}"
+            f = self.mgr.Symbol(name, FunctionType(INT, [INT] * (arity + len(canon))))
+            self.shapes[(key, shape)] = f
+            self.definitions[f] = axioms(f)
+        return f
+
+    def _prefix_axioms(self, p: FNode, shape: FNode, canon: list[FNode]) -> list[FNode]:
+        """P(-1) = 0 and P(x) = P(x - 1) + B(x) for every integer x: P(x) is B's sum over
+        0..x (and minus its sum over x+1..-1 below -1), the only function satisfying both."""
+        m = self.mgr
+        n = len(self.shapes)
+        x = m.Symbol(f"{PREFIX}x!{n}", INT)
+        cs = [m.Symbol(f"{PREFIX}c{i}!{n}", INT) for i in range(len(canon))]
+        b = shape.substitute({self._canon_k: x, **dict(zip(canon, cs, strict=True))})
+        anchor = m.Equals(m.Function(p, [m.Int(-1), *cs]), m.Int(0))
+        step = m.Equals(m.Function(p, [x, *cs]), m.Plus(m.Function(p, [m.Minus(x, m.Int(1)), *cs]), b))
+        self.steps[p] = ([x, *cs], step)
+        out = [m.ForAll(cs, anchor) if cs else anchor]
+        return [*out, m.ForAll([x, *cs], step)] if PREFIX_STEP != "ground" else out
+
+    def ground_steps(self, formula: FNode) -> list[FNode]:
+        """The step axiom's instances at the prefix terms of `formula` outside quantifiers
+        (with `PREFIX_STEP` "ground", all the VC gets: no matching loop for the solver)."""
+        if PREFIX_STEP == "quantified":
+            return []
+        free = formula.get_free_variables()
+        out: list[FNode] = []
+        seen: set[FNode] = set()
+        stack = [formula]
+        while stack:
+            g = stack.pop()
+            if g in seen:
+                continue
+            seen.add(g)
+            stack.extend(g.args())
+            ours = g.is_function_application() and g.function_name() in self.steps
+            if ours and g.get_free_variables() <= free:
+                params, step = self.steps[g.function_name()]
+                out.append(step.substitute(dict(zip(params, g.args(), strict=True))))
+        return out
 
     def _expand(self, kind: AggKind, lo: int, hi: int, k: FNode, body: FNode) -> FNode:
         m = self.mgr
@@ -209,7 +264,8 @@ def close(env: Environment, hypothesis: FNode, obligation: FNode, fixed: bool) -
         hypothesis, obligation = expand.walk(hypothesis), expand.walk(obligation)
     closer = Closer(env)
     hyp, obl = closer.walk(hypothesis), closer.walk(obligation)
-    axioms = closer.axioms(m.And(hyp, obl))
+    both = m.And(hyp, obl)
+    axioms = closer.axioms(both) + closer.ground_steps(both)
     return m.Implies(m.And(*axioms, hyp), obl), obl
 
 
@@ -219,4 +275,4 @@ def close_formula(env: Environment, f: FNode) -> FNode:
         return f
     closer = Closer(env)
     g = closer.walk(f)
-    return env.formula_manager.And(*closer.axioms(g), g)
+    return env.formula_manager.And(*closer.axioms(g), *closer.ground_steps(g), g)
