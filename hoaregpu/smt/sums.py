@@ -26,6 +26,7 @@ own arithmetic is checked against C's separately (`unsigned-wrap`, narrowing che
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
@@ -103,6 +104,19 @@ def _truth(f: FNode) -> bool | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Use:
+    kind: AggKind
+    low: FNode
+    high: FNode
+    k: FNode
+    body: FNode
+    term: FNode  # what the marker became
+
+
+MAX_PAIRS = 64  # extensionality instances per VC
+
+
 class Closer(IdentityDagWalker):  # type: ignore[misc]
     """Replaces the markers of one kernel's VCs; shapes (and their axioms) are shared."""
 
@@ -112,6 +126,7 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         self.definitions: dict[FNode, list[FNode]] = {}  # function -> its axioms
         self._canon_k = self.mgr.Symbol(f"{PREFIX}k", INT)
         self.steps: dict[FNode, tuple[list[FNode], FNode]] = {}  # prefix function -> step axiom
+        self.uses: list[_Use] = []  # the aggregates encoded by a function, for `ground_facts`
 
     def walk_function(self, formula: FNode, args: list[FNode], **kwargs: object) -> FNode:
         name = formula.function_name().symbol_name()
@@ -134,9 +149,14 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
             span = m.Minus(
                 m.Function(p, [high, *captured]), m.Function(p, [m.Minus(low, m.Int(1)), *captured])
             )
-            return m.Ite(m.LT(high, low), m.Int(0), span)
-        f = self._function(kind.name.lower(), shape, canon, 2, lambda f: self._axioms(kind, f, shape, canon))
-        return m.Function(f, [low, high, *captured])
+            out = m.Ite(m.LT(high, low), m.Int(0), span)
+        else:
+            f = self._function(
+                kind.name.lower(), shape, canon, 2, lambda f: self._axioms(kind, f, shape, canon)
+            )
+            out = m.Function(f, [low, high, *captured])
+        self.uses.append(_Use(kind, low, high, k, body, out))
+        return out
 
     def _function(
         self, key: str, shape: FNode, canon: list[FNode], arity: int, axioms: Callable[[FNode], list[FNode]]
@@ -163,6 +183,34 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         self.steps[p] = ([x, *cs], step)
         out = [m.ForAll(cs, anchor) if cs else anchor]
         return [*out, m.ForAll([x, *cs], step)] if PREFIX_STEP != "ground" else out
+
+    def ground_facts(self, formula: FNode) -> list[FNode]:
+        """Facts of the true aggregates at the VC's aggregates outside quantifiers, beyond what
+        the recursive axioms give without induction: a count lies in 0..(length of the
+        range), and two aggregates of one kind over the same range are equal unless their
+        bodies differ somewhere in it (extensionality, with a fresh witness of the difference)."""
+        m = self.mgr
+        free = formula.get_free_variables()
+        uses = [u for u in self.uses if u.term.get_free_variables() <= free]
+        out: list[FNode] = []
+        for u in uses:
+            if u.kind is AggKind.NUMOF:
+                length = m.Ite(m.LT(u.high, u.low), m.Int(0), m.Plus(m.Minus(u.high, u.low), m.Int(1)))
+                out.append(m.And(m.LE(m.Int(0), u.term), m.LE(u.term, length)))
+        pairs = 0
+        for i, a in enumerate(uses):
+            for b in uses[i + 1 :]:
+                if (
+                    (a.kind, a.low, a.high) != (b.kind, b.low, b.high)
+                    or a.term == b.term
+                    or pairs >= MAX_PAIRS
+                ):
+                    continue
+                w = m.Symbol(f"{PREFIX}w!{pairs}", INT)
+                pairs += 1
+                differ = m.Not(m.Equals(a.body.substitute({a.k: w}), b.body.substitute({b.k: w})))
+                out.append(m.Or(m.Equals(a.term, b.term), m.And(m.LE(a.low, w), m.LE(w, a.high), differ)))
+        return out
 
     def ground_steps(self, formula: FNode) -> list[FNode]:
         """The step axiom's instances at the prefix terms of `formula` outside quantifiers
@@ -265,7 +313,7 @@ def close(env: Environment, hypothesis: FNode, obligation: FNode, fixed: bool) -
     closer = Closer(env)
     hyp, obl = closer.walk(hypothesis), closer.walk(obligation)
     both = m.And(hyp, obl)
-    axioms = closer.axioms(both) + closer.ground_steps(both)
+    axioms = closer.axioms(both) + closer.ground_steps(both) + closer.ground_facts(both)
     return m.Implies(m.And(*axioms, hyp), obl), obl
 
 
@@ -275,4 +323,4 @@ def close_formula(env: Environment, f: FNode) -> FNode:
         return f
     closer = Closer(env)
     g = closer.walk(f)
-    return env.formula_manager.And(*closer.axioms(g), *closer.ground_steps(g), g)
+    return env.formula_manager.And(*closer.axioms(g), *closer.ground_steps(g), *closer.ground_facts(g), g)
