@@ -21,7 +21,7 @@ from hoaregpu.interp.run import run_kernel
 from hoaregpu.lower import lower_file
 from hoaregpu.smt import sums
 from hoaregpu.solvers import Outcome, SolverOptions
-from hoaregpu.terms import Aggregate, AggKind, Conditional
+from hoaregpu.terms import AggKind, Aggregate, Conditional
 
 PROVED, REFUTED = Outcome.PROVED, Outcome.REFUTED
 
@@ -105,8 +105,11 @@ KERNEL = """
             s[0] = a[0] + a[1] + a[2] + a[3];
             s[1] = a[1] * a[2] * a[3];
             s[2] = (a[0] > 1) + (a[1] > 1) + (a[2] > 1) + (a[3] > 1);
-            s[3] = a[0]; if (a[1] > s[3]) s[3] = a[1]; if (a[2] > s[3]) s[3] = a[2]; if (a[3] > s[3]) s[3] = a[3];
-            s[4] = a[0]; if (a[1] < s[4]) s[4] = a[1]; if (a[2] < s[4]) s[4] = a[2]; if (a[3] < s[4]) s[4] = a[3];
+            s[3] = a[0]; s[4] = a[0];
+            for (int i = 1; i < 4; i++) {
+                if (a[i] > s[3]) s[3] = a[i];
+                if (a[i] < s[4]) s[4] = a[i];
+            }
         }
     }
 """
