@@ -205,7 +205,7 @@ def test_prefix_axioms_hold_of_the_true_sum_and_decide_small_identities() -> Non
         lo, mid, hi = Symbol("lo", INT), Symbol("mid", INT), Symbol("hi", INT)
 
         def total(x: object, y: object) -> object:
-            return sums.marker(m, AggKind.SUM, x, y, k, m.Function(a, [k]))  # type: ignore[arg-type]
+            return sums.marker(m, AggKind.SUM, x, y, k, m.Function(a, [k]))
 
         split = Equals(total(lo, hi), m.Plus(total(lo, mid), total(m.Plus(mid, Int(1)), hi)))
         claim = m.Implies(And(m.LE(lo, m.Plus(mid, Int(1))), m.LE(mid, hi)), split)
