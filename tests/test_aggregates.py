@@ -234,3 +234,19 @@ def test_prove_rejects_aggregates_clearly(tmp_path: Path, capsys: pytest.Capture
     err = capsys.readouterr().err
     assert code != 0
     assert "not supported yet" in err and "internal error" not in err
+
+
+def test_running_sums_answer_overlapping_ranges_exactly() -> None:
+    import random
+
+    from hoaregpu.interp.bigops import Prefix
+
+    rng = random.Random(3)
+    values = {k: rng.randint(-9, 9) for k in range(-20, 40)}
+    prefix, charged = Prefix(), []
+    for _ in range(300):
+        low = rng.randint(-20, 39)
+        high = rng.randint(low, 39)
+        got = prefix.total(low, high, values.__getitem__, charged.append)
+        assert got == sum(values[k] for k in range(low, high + 1)), (low, high)
+    assert sum(charged) <= len(values) + 40  # each cell evaluated about once
