@@ -209,7 +209,10 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
                 w = m.Symbol(f"{PREFIX}w!{pairs}", INT)
                 pairs += 1
                 differ = m.Not(m.Equals(a.body.substitute({a.k: w}), b.body.substitute({b.k: w})))
-                out.append(m.Or(m.Equals(a.term, b.term), m.And(m.LE(a.low, w), m.LE(w, a.high), differ)))
+                witness = m.And(m.LE(a.low, w), m.LE(w, a.high), differ)
+                if a.kind in (AggKind.MAX, AggKind.MIN):  # an empty range has no value to compare
+                    witness = m.Or(m.LT(a.high, a.low), witness)
+                out.append(m.Or(m.Equals(a.term, b.term), witness))
         return out
 
     def ground_steps(self, formula: FNode) -> list[FNode]:
