@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import core, early_exit, grid, syntax, unsigned
 from .errors import Span, SpecError, UnsupportedError
@@ -24,6 +24,7 @@ from .floats import check_annotation as check_float_annotation
 from .lower_calls import lower_call
 from .terms import (
     RESULT,
+    Aggregate,
     At,
     Binary,
     BinOp,
@@ -133,6 +134,9 @@ class _Lowerer:
             )
         if isinstance(t, Quant):
             return Quant(t.kind, t.names, self.term(t.body, bound | frozenset(t.names)), t.span)
+        if isinstance(t, Aggregate):
+            body = self.term(t.body, bound | {t.name})
+            return replace(t, low=self.term(t.low, bound), high=self.term(t.high, bound), body=body)
         if isinstance(t, At):
             return At(self.term(t.term, bound), self.term(t.thread, bound), t.span)
         if isinstance(t, Old):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import core
 from .floats import from_bits
 from .terms import (
+    Aggregate,
     At,
     Binary,
     BinOp,
@@ -65,6 +66,9 @@ def _show(t: Term) -> tuple[str, int]:
         return (f"{c} ? {_paren(t.then, _COND_PREC)} : {_paren(t.orelse, _COND_PREC)}", _COND_PREC)
     if isinstance(t, Quant):
         return (f"{t.kind.value} int {', '.join(t.names)}; {show_term(t.body)}", 0)
+    if isinstance(t, Aggregate):
+        lam = f"\\lambda int {t.name}; {show_term(t.body)}"
+        return (f"{t.kind.value}({show_term(t.low)}, {show_term(t.high)}, {lam})", _ATOM_PREC)
     if isinstance(t, At):
         return (f"{_paren(t.term, _ATOM_PREC)} @ {_paren(t.thread, _ATOM_PREC)}", _ATOM_PREC - 1)
     if isinstance(t, Old):

@@ -2,7 +2,7 @@
 
 Program expressions (paper §2.1: tid, ntid, x[ē], f(ē)) use `IntLit`, `Var`, `ThreadId`,
 `ThreadCount`, `Binary`, `Unary` and `Conditional`. Spec formulas (§3 of the spec
-language) add `Quant`, `At`, `Old` and `ThreadPred`; the parser only builds those inside
+language) add `Quant`, `Aggregate`, `At`, `Old` and `ThreadPred`; the parser only builds those inside
 annotations. These are syntax trees: the SMT formulas they denote are pySMT FNodes built
 by `hoaregpu.smt.encode`. Spans never take part in equality.
 """
@@ -112,6 +112,16 @@ class UnOp(Enum):
 class QuantKind(Enum):
     FORALL = "\\forall"
     EXISTS = "\\exists"
+
+
+class AggKind(Enum):
+    """The ACSL aggregates (spec-language §5): `\\sum(lo, hi, \\lambda int k; e)` etc."""
+
+    SUM = "\\sum"
+    PRODUCT = "\\product"
+    NUMOF = "\\numof"
+    MAX = "\\max"
+    MIN = "\\min"
 
 
 class ThreadPredKind(Enum):
@@ -231,6 +241,20 @@ class Quant:
 
 
 @dataclass(frozen=True)
+class Aggregate:
+    """`\\sum(low, high, \\lambda int name; body)` and the other `AggKind`s: `body` for `name`
+    from `low` to `high` inclusive (an empty range: sum 0, product 1, numof 0; `\\max`/`\\min`
+    are defined only for `low <= high`). `name` is bound in `body` only."""
+
+    kind: AggKind
+    low: Term
+    high: Term
+    name: str
+    body: Term
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class At:
     """`term @ thread`: the value of `term` at thread `thread` (Definition 3.3)."""
 
@@ -297,6 +321,7 @@ Term: TypeAlias = (
     | Unary
     | Conditional
     | Quant
+    | Aggregate
     | At
     | Old
     | ThreadPred
@@ -321,6 +346,8 @@ def children(term: Term) -> tuple[Term, ...]:
         return (term.cond, term.then, term.orelse)
     if isinstance(term, Quant):
         return (term.body,)
+    if isinstance(term, Aggregate):
+        return (term.low, term.high, term.body)
     if isinstance(term, At):
         return (term.term, term.thread) if term.block is None else (term.term, term.thread, term.block)
     if isinstance(term, (Old, ThreadPred, Unsigned, Fits)):
@@ -340,6 +367,8 @@ def map_children(term: Term, f: Callable[[Term], Term]) -> Term:
         return replace(term, cond=f(term.cond), then=f(term.then), orelse=f(term.orelse))
     if isinstance(term, Quant):
         return replace(term, body=f(term.body))
+    if isinstance(term, Aggregate):
+        return replace(term, low=f(term.low), high=f(term.high), body=f(term.body))
     if isinstance(term, At):
         block = None if term.block is None else f(term.block)
         return replace(term, term=f(term.term), thread=f(term.thread), block=block)

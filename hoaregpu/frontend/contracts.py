@@ -23,11 +23,11 @@ values shows it. For the same reason the contract may not use `\\old`, `@`, `\\a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import Span, UnsupportedError
 from ..syntax import Clause, ClauseKind
-from ..terms import RESULT, At, Old, Quant, Term, ThreadPred, Var, map_children, subterms
+from ..terms import RESULT, Aggregate, At, Old, Quant, Term, ThreadPred, Var, map_children, subterms
 
 HINT = "a device function's contract speaks of its parameters, \\result and arrays, at the calling thread"
 
@@ -62,6 +62,10 @@ def renamed(term: Term, names: Mapping[str, str]) -> Term:
     if isinstance(term, Quant):
         inner = {k: v for k, v in names.items() if k not in term.names}
         return Quant(term.kind, term.names, renamed(term.body, inner), term.span)
+    if isinstance(term, Aggregate):
+        inner = {k: v for k, v in names.items() if k != term.name}
+        low, high = renamed(term.low, names), renamed(term.high, names)
+        return replace(term, low=low, high=high, body=renamed(term.body, inner))
     if isinstance(term, Var):
         indices = tuple(renamed(i, names) for i in term.indices)
         return Var(names.get(term.name, term.name), indices, term.span)

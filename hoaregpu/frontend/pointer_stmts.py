@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import Span, SpecError
 from ..syntax import AliasDecl, AssignOp, AssignStmt, BaseType, Block, Decl, Declarator, IfStmt, Stmt
-from ..terms import Binary, BinOp, Conditional, IntLit, Quant, Term, Var, map_children
+from ..terms import Aggregate, Binary, BinOp, Conditional, IntLit, Quant, Term, Var, map_children
 from . import clang
 from .ckinds import ASSIGN, COMPOUND
 from .pointer_analysis import Place, decl_id, pointee, pointer_type
@@ -208,6 +208,10 @@ class PointerStatements(PointerDecls):
             return term
         if isinstance(term, Quant):
             return replace(term, body=self.pointer_formula(term.body, bound | set(term.names)))
+        if isinstance(term, Aggregate):
+            low, high = self.pointer_formula(term.low, bound), self.pointer_formula(term.high, bound)
+            body = self.pointer_formula(term.body, bound | {term.name})
+            return replace(term, low=low, high=high, body=body)
         if isinstance(term, Binary) and (term.op.is_comparison or term.op is BinOp.SUB):
             left, right = self.annot_pointer(term.left, bound), self.annot_pointer(term.right, bound)
             if left is not None and right is not None:

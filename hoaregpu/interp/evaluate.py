@@ -24,6 +24,7 @@ from ..errors import HoareGpuError, Span
 from ..floats import FLOAT_UNOPS
 from ..launch import THREAD_X, Coord
 from ..terms import (
+    Aggregate,
     At,
     Binary,
     BinOp,
@@ -192,7 +193,7 @@ def compile_expr(term: Term, kernel: Kernel) -> VecFn:
             return out
 
         return cond
-    if isinstance(term, (Quant, At, Old, ThreadPred)):
+    if isinstance(term, (Quant, Aggregate, At, Old, ThreadPred)):
         raise HoareGpuError(f"{type(term).__name__} is a formula construct, not a program expression")
     raise HoareGpuError(f"cannot evaluate {term!r}")
 

@@ -37,6 +37,7 @@ from ..errors import HoareGpuError, Span
 from ..floats import FLOAT_UNOPS
 from ..launch import Coord
 from ..terms import (
+    Aggregate,
     At,
     Binary,
     BinOp,
@@ -58,7 +59,7 @@ from ..terms import (
     builtin_name,
     children,
 )
-from . import floats
+from . import bigops, floats
 from .evaluate import EvalError, binop_scalar
 from .values import State
 
@@ -136,6 +137,9 @@ class FormulaChecker:
         self.notes = notes
         self.trace: dict[str, int] | None = None
         self._window: tuple[int, int] | None = None
+        # aggregates' running sums, valid for one `check` (the state does not change in it)
+        self._prefixes: dict[tuple[int, int, int | None], bigops.Prefix] = {}
+        self._closed_memo: dict[int, bool] = {}
 
     # ---- entry point -------------------------------------------------------------------
     def check(self, formula: Formula, mask: list[int]) -> Failure | None:
@@ -145,6 +149,7 @@ class FormulaChecker:
         if not mask:
             return None
         self._window = None
+        self._prefixes = {}
         per_thread = mentions_thread(formula.term, self.kernel)
         threads: list[int | None] = list(mask) if per_thread else [None]
         failing: list[int] = []
@@ -224,7 +229,24 @@ class FormulaChecker:
             return 1 if not any(vals) else 0
         if isinstance(t, Quant):
             return self._quant(t, thread, bound, st)
+        if isinstance(t, Aggregate):
+            low, high = self.ev(t.low, thread, bound, st), self.ev(t.high, thread, bound, st)
+
+            def cell(k: int) -> int:
+                return self.ev(t.body, thread, {**bound, t.name: k}, st)
+
+            prefix = None
+            if self._closed(t):  # the body reads no outer bound variable: running sums per state
+                prefix = self._prefixes.setdefault((id(t), id(st), thread), bigops.Prefix())
+            return bigops.evaluate(t, low, high, cell, lambda n: self._charge(n, t.span), prefix)
         raise HoareGpuError(f"cannot evaluate {t!r}")
+
+    def _closed(self, agg: Aggregate) -> bool:
+        """Whether the body's only free name not of the kernel is the aggregate's own."""
+        if id(agg) not in self._closed_memo:
+            free = {n for n in _names_in(agg.body) if n != agg.name and not self.kernel.has_decl(n)}
+            self._closed_memo[id(agg)] = not free
+        return self._closed_memo[id(agg)]
 
     def _var(self, t: Var, thread: int | None, bound: dict[str, int], st: State) -> int:
         if t.name in bound and not t.indices:

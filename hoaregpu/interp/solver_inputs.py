@@ -45,6 +45,7 @@ def _prepare(kernel: Kernel, threads: int | Geometry) -> _Prepared | None:
 
     from ..driver import fresh_env
     from ..smt.encode import Encoder, Mask
+    from ..smt.sums import close_formula
     from ..vc.generate import entry_facts
 
     with fresh_env() as env:
@@ -55,7 +56,7 @@ def _prepare(kernel: Kernel, threads: int | Geometry) -> _Prepared | None:
         conv = pysolver.converter
         solver = z3.Solver(ctx=pysolver.z3.ctx)
         solver.set("timeout", TIMEOUT_MS)
-        solver.add(conv.convert(m.And(facts)))
+        solver.add(conv.convert(close_formula(env, m.And(facts))))  # aggregates: smt.sums
         scalars: dict[str, Any] = {}
         arrays: dict[str, tuple[Any, int, bool]] = {}
         for p in kernel.params:

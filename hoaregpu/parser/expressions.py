@@ -39,6 +39,7 @@ from ..terms import (
 from ..terms import (
     builtin as builtin_term,
 )
+from . import bigops
 from .context import IDENT_NOT_KW_RE, IDENT_RE, ctx, error, fail, punct, track
 from .precedence import BINARY_OPS, Guarded, by_precedence, fold_left, one_of_tokens, op_token
 
@@ -261,7 +262,8 @@ def _unknown_backslash(text: str, loc: int) -> SpecError:
     return error(
         f"unknown built-in '{text}'",
         loc,
-        "formulas may use \\forall, \\exists, \\old(e), \\all(e), \\none(e), \\result and 'e @ t'",
+        "formulas may use \\forall, \\exists, \\old(e), \\all(e), \\none(e), \\result, 'e @ t' and the"
+        " aggregates \\sum, \\product, \\numof, \\max, \\min",
     )
 
 
@@ -337,7 +339,8 @@ def build(formula: bool) -> pp.ParserElement:
         pred = (
             pp.Regex(r"\\(?:all|none)(?![A-Za-z_0-9])") - punct("(") - top - punct(")", "')'")
         ).set_parse_action(_thread_pred)
-        alternatives += [quant, old, pred]
+        agg, stray_lambda = bigops.build(top)
+        alternatives += [quant, old, pred, agg, stray_lambda]
         rest = [
             ("result", r"\\result(?![A-Za-z_0-9])", _result),
             ("unknown", r"\\[A-Za-z_]*", fail(_unknown_backslash)),

@@ -16,9 +16,7 @@ from ..floats import FLOAT_BINOPS
 from ..frontend import parse_file
 from ..lower import lower_file
 from ..terms import (
-    At as TAt,
-)
-from ..terms import (
+    Aggregate,
     Binary,
     BinOp,
     BlockCount,
@@ -35,6 +33,9 @@ from ..terms import (
     UnOp,
     Var,
     builtin_name,
+)
+from ..terms import (
+    At as TAt,
 )
 from ..terms import (
     Old as TOld,
@@ -115,6 +116,12 @@ def from_term(t: Term) -> F:
         return Old(from_term(t.term))
     if isinstance(t, ThreadPred):
         return AllNone(t.kind is ThreadPredKind.ALL, from_term(t.term))
+    if isinstance(t, Aggregate):  # the checker has no translation of its own for them yet
+        raise UnsupportedError(
+            f"aggregate '{t.kind.value}' in a proof (not supported yet)",
+            t.span or Span("<kernel>", 1, 1),
+            "'hoaregpu verify', 'run' and 'test' handle \\sum, \\product, \\numof, \\max and \\min",
+        )
     raise AssertionError(f"unexpected term {t!r}")
 
 

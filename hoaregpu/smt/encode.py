@@ -24,6 +24,8 @@ from ..floats import FLOAT_BINOPS, FLOAT_UNOPS
 from ..grid import is_multi_block, live_coords, with_contract
 from ..launch import ALL_COORDS, THREAD_X, Coord, Launch
 from ..terms import (
+    AggKind,
+    Aggregate,
     At,
     Binary,
     BinOp,
@@ -44,7 +46,7 @@ from ..terms import (
     Var,
     builtin_name,
 )
-from . import bitops, floats
+from . import bitops, floats, sums
 from .smtlib import RESERVED_NAMES
 
 
@@ -312,6 +314,9 @@ class Encoder:
             return self.is_per_thread(t.thread, bound)
         if isinstance(t, Quant):
             return self.is_per_thread(t.body, bound | frozenset(t.names))
+        if isinstance(t, Aggregate):
+            inner = self.is_per_thread(t.body, bound | {t.name})
+            return inner or self.is_per_thread(t.low, bound) or self.is_per_thread(t.high, bound)
         if isinstance(t, ThreadPred):
             return False
         if isinstance(t, Old):
@@ -392,6 +397,14 @@ class Encoder:
             body = self._bool(self._value(t.body, thread, {**bound, **fresh}, old))
             q = m.ForAll if t.kind is QuantKind.FORALL else m.Exists
             return q(list(fresh.values()), body)
+        if isinstance(t, Aggregate):  # hoaregpu.smt.sums: a marker, closed once the VC is built
+            k = self.fresh(t.name, INT)
+            low = self._int(self._value(t.low, thread, bound, old))
+            high = self._int(self._value(t.high, thread, bound, old))
+            body = self._value(t.body, thread, {**bound, t.name: k}, old)
+            if t.kind is AggKind.NUMOF:  # counts where the condition is non-zero
+                body = self._bool(body)
+            return sums.marker(m, t.kind, low, high, k, self._int(body))
         if isinstance(t, At):
             linear = self._int(self._value(t.thread, thread, bound, old))
             if t.block is not None:

@@ -20,6 +20,7 @@ from pysmt.typing import INT
 from .. import core
 from ..errors import Span
 from ..launch import ALL_COORDS, Launch
+from ..smt import sums
 from ..smt.approx import approximations
 from ..smt.encode import Encoder, Mask
 from ..terms import builtin_name
@@ -113,7 +114,7 @@ def precondition(kernel: core.Kernel, env: Environment, threads: int | Launch | 
         return None
     enc = Encoder(kernel, env, threads)
     pre = enc.mgr.And([*entry_facts(enc, kernel), *(enc.formula(f.term, Mask()) for f in kernel.requires)])
-    return Renamer(enc.old_to_initial(), env).walk(pre)
+    return sums.close_formula(env, Renamer(enc.old_to_initial(), env).walk(pre))
 
 
 def generate(kernel: core.Kernel, env: Environment, threads: int | Launch | None = None) -> list[Vc]:
@@ -124,7 +125,8 @@ def generate(kernel: core.Kernel, env: Environment, threads: int | Launch | None
     for hyps, leaf in split(goal):
         obligation, witnesses = _strip_foralls(enc, to_initial.walk(leaf.formula))
         hyp = to_initial.walk(enc.mgr.And(hyps))
-        formula = enc.mgr.Implies(hyp, obligation)
+        # aggregates (smt.sums) get their meaning once the VC's states are all named
+        formula, obligation = sums.close(env, hyp, obligation, enc.nthreads.is_constant())
         queries = _queries(enc, kernel, formula, obligation, witnesses)
         out.append(Vc(kernel.name, leaf.origin, formula, queries, approximations(formula)))
     return out

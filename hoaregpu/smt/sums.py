@@ -1,0 +1,329 @@
+"""ACSL aggregates (`\\sum`, `\\product`, `\\numof`, `\\max`, `\\min`) in VCs.
+
+The encoder cannot translate an aggregate where it meets it: the VC's array states are
+renamed (H-ASSIGN's x', loop havoc, `\\old`) only after the clause is encoded, and SMT has
+no λ. So `Encoder` writes a *marker* `agg!KIND(lo, hi, k, body)` with `k` a fresh
+constant free in `body`, and `close` replaces every marker of the finished VC:
+
+- bounds that are constants (after thread quantifiers over a fixed count are expanded)
+  and a range of at most `MAX_EXPANSION` cells: the sum (product, count, max, min)
+  written out;
+- otherwise one uninterpreted function per *shape* — the body with its free integer
+  constants abstracted (`S(lo, hi, c1..cn)`), so bodies that read different array
+  states are different functions — defined by axioms that hold of the true aggregate:
+  the empty range (unit), peeling the last and the first element, and splitting a
+  range in two (`docs/aggregates.md` says which axioms and why, with measurements).
+
+The axioms are a recursive definition by the length of the range (well-founded), so
+they are satisfied by exactly the true aggregate: adding them as hypotheses is sound.
+`\\max`/`\\min` of an empty range is left unconstrained (the spec language defines them
+for `lo <= hi` only), so no VC can depend on its value.
+
+Sums in specs are mathematical (unbounded integers), as every spec term is; the program's
+own arithmetic is checked against C's separately (`unsigned-wrap`, narrowing checks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+from pysmt.formula import FormulaManager
+from pysmt.typing import INT, FunctionType
+from pysmt.walkers import IdentityDagWalker
+
+from ..terms import AggKind
+from .expand import ExpandThreadQuantifiers
+
+PREFIX = "agg!"
+# How \\sum/\\numof with symbolic bounds are encoded: "prefix" (a prefix-sum function, the
+# default: docs/aggregates.md) or "range" (a function of both bounds with peeling and
+# splitting axioms, kept for measurement and for \\product/\\max/\\min).
+SUM_ENCODING = "prefix"
+# The prefix function's step axiom P(x) = P(x-1) + B(x): "quantified", its instances at the
+# VC's ground prefix terms only ("ground"), or both ("both"); docs/aggregates.md measures them.
+PREFIX_STEP = "both"
+MAX_EXPANSION = 4096  # cells of a constant range written out (the tree reduction's 2,048)
+_MARKERS = {f"{PREFIX}{k.name.lower()}": k for k in AggKind}
+
+
+def marker(mgr: FormulaManager, kind: AggKind, low: FNode, high: FNode, k: FNode, body: FNode) -> FNode:
+    """`agg!KIND(lo, hi, k, body)`: the aggregate, until `close` gives it its meaning."""
+    f = mgr.Symbol(f"{PREFIX}{kind.name.lower()}", FunctionType(INT, [INT] * 4))
+    return mgr.Function(f, [low, high, k, body])
+
+
+def has_markers(f: FNode) -> bool:
+    return any(s.symbol_name() in _MARKERS for s in f.get_free_variables())
+
+
+def constant(f: FNode) -> int | None:
+    """The value of a closed integer term built by the encoder (bounds), or None."""
+    if f.is_int_constant():
+        return int(f.constant_value())
+    args = [constant(a) if a.get_type() is INT else None for a in f.args()]
+    if f.is_ite():
+        c = _truth(f.arg(0))
+        return None if c is None else (args[1] if c else args[2])
+    if any(a is None for a in args) or not args:
+        return None
+    vals = [int(a) for a in args if a is not None]
+    if f.is_plus():
+        return sum(vals)
+    if f.is_minus():
+        return vals[0] - vals[1]
+    if f.is_times():
+        out = 1
+        for v in vals:
+            out *= v
+        return out
+    if f.is_div() and vals[1] != 0:  # SMT-LIB's Euclidean div
+        q = vals[0] // abs(vals[1])
+        return q if vals[1] > 0 else -q
+    return None
+
+
+def _truth(f: FNode) -> bool | None:
+    if f.is_bool_constant():
+        return bool(f.constant_value())
+    if f.is_not():
+        t = _truth(f.arg(0))
+        return None if t is None else not t
+    if f.is_and() or f.is_or():
+        ts = [_truth(a) for a in f.args()]
+        if any(t is None for t in ts):
+            return None
+        return all(ts) if f.is_and() else any(ts)
+    if f.is_le() or f.is_lt() or f.is_equals():
+        a, b = constant(f.arg(0)), constant(f.arg(1))
+        if a is None or b is None:
+            return None
+        return a <= b if f.is_le() else (a < b if f.is_lt() else a == b)
+    return None
+
+
+@dataclass(frozen=True)
+class _Use:
+    kind: AggKind
+    low: FNode
+    high: FNode
+    k: FNode
+    body: FNode
+    term: FNode  # what the marker became
+
+
+MAX_PAIRS = 64  # extensionality instances per VC
+
+
+class Closer(IdentityDagWalker):  # type: ignore[misc]
+    """Replaces the markers of one kernel's VCs; shapes (and their axioms) are shared."""
+
+    def __init__(self, env: Environment) -> None:
+        super().__init__(env=env, invalidate_memoization=False)
+        self.shapes: dict[tuple[str, FNode], FNode] = {}
+        self.definitions: dict[FNode, list[FNode]] = {}  # function -> its axioms
+        self._canon_k = self.mgr.Symbol(f"{PREFIX}k", INT)
+        self.steps: dict[FNode, tuple[list[FNode], FNode]] = {}  # prefix function -> step axiom
+        self.uses: list[_Use] = []  # the aggregates encoded by a function, for `ground_facts`
+
+    def walk_function(self, formula: FNode, args: list[FNode], **kwargs: object) -> FNode:
+        name = formula.function_name().symbol_name()
+        if name not in _MARKERS:
+            return self.mgr.Function(formula.function_name(), args)
+        return self._aggregate(_MARKERS[name], *args)
+
+    def _aggregate(self, kind: AggKind, low: FNode, high: FNode, k: FNode, body: FNode) -> FNode:
+        lo, hi = constant(low), constant(high)
+        extremum = kind in (AggKind.MAX, AggKind.MIN)  # of an empty range: no axiom, no value
+        if lo is not None and hi is not None and hi - lo + 1 <= MAX_EXPANSION and (hi >= lo or not extremum):
+            return self._expand(kind, lo, hi, k, body)
+        m = self.mgr
+        captured = sorted((v for v in body.get_free_variables() if v.get_type() is INT and v != k), key=str)
+        canon = [m.Symbol(f"{PREFIX}c{i}", INT) for i in range(len(captured))]
+        shape = body.substitute({k: self._canon_k, **dict(zip(captured, canon, strict=True))})
+        if kind in (AggKind.SUM, AggKind.NUMOF) and SUM_ENCODING == "prefix":
+            # Σ lo..hi = P(hi) - P(lo - 1): splitting a range is linear arithmetic, no axiom
+            p = self._function("prefix", shape, canon, 1, lambda f: self._prefix_axioms(f, shape, canon))
+            span = m.Minus(
+                m.Function(p, [high, *captured]), m.Function(p, [m.Minus(low, m.Int(1)), *captured])
+            )
+            out = m.Ite(m.LT(high, low), m.Int(0), span)
+        else:
+            f = self._function(
+                kind.name.lower(), shape, canon, 2, lambda f: self._axioms(kind, f, shape, canon)
+            )
+            out = m.Function(f, [low, high, *captured])
+        self.uses.append(_Use(kind, low, high, k, body, out))
+        return out
+
+    def _function(
+        self, key: str, shape: FNode, canon: list[FNode], arity: int, axioms: Callable[[FNode], list[FNode]]
+    ) -> FNode:
+        """The function of this shape (made, with its axioms, on first use)."""
+        f = self.shapes.get((key, shape))
+        if f is None:
+            name = f"{PREFIX}{key}!{len(self.shapes)}!{len(canon)}"
+            f = self.mgr.Symbol(name, FunctionType(INT, [INT] * (arity + len(canon))))
+            self.shapes[(key, shape)] = f
+            self.definitions[f] = axioms(f)
+        return f
+
+    def _prefix_axioms(self, p: FNode, shape: FNode, canon: list[FNode]) -> list[FNode]:
+        """P(-1) = 0 and P(x) = P(x - 1) + B(x) for every integer x: P(x) is B's sum over
+        0..x (and minus its sum over x+1..-1 below -1), the only function satisfying both."""
+        m = self.mgr
+        n = len(self.shapes)
+        x = m.Symbol(f"{PREFIX}x!{n}", INT)
+        cs = [m.Symbol(f"{PREFIX}c{i}!{n}", INT) for i in range(len(canon))]
+        b = shape.substitute({self._canon_k: x, **dict(zip(canon, cs, strict=True))})
+        anchor = m.Equals(m.Function(p, [m.Int(-1), *cs]), m.Int(0))
+        step = m.Equals(m.Function(p, [x, *cs]), m.Plus(m.Function(p, [m.Minus(x, m.Int(1)), *cs]), b))
+        self.steps[p] = ([x, *cs], step)
+        out = [m.ForAll(cs, anchor) if cs else anchor]
+        return [*out, m.ForAll([x, *cs], step)] if PREFIX_STEP != "ground" else out
+
+    def ground_facts(self, formula: FNode) -> list[FNode]:
+        """Facts of the true aggregates at the VC's aggregates outside quantifiers, beyond what
+        the recursive axioms give without induction: a count lies in 0..(length of the
+        range), and two aggregates of one kind over the same range are equal unless their
+        bodies differ somewhere in it (extensionality, with a fresh witness of the difference)."""
+        m = self.mgr
+        free = formula.get_free_variables()
+        uses = [u for u in self.uses if u.term.get_free_variables() <= free]
+        out: list[FNode] = []
+        for u in uses:
+            if u.kind is AggKind.NUMOF:
+                length = m.Ite(m.LT(u.high, u.low), m.Int(0), m.Plus(m.Minus(u.high, u.low), m.Int(1)))
+                out.append(m.And(m.LE(m.Int(0), u.term), m.LE(u.term, length)))
+        pairs = 0
+        for i, a in enumerate(uses):
+            for b in uses[i + 1 :]:
+                if (
+                    (a.kind, a.low, a.high) != (b.kind, b.low, b.high)
+                    or a.term == b.term
+                    or pairs >= MAX_PAIRS
+                ):
+                    continue
+                w = m.Symbol(f"{PREFIX}w!{pairs}", INT)
+                pairs += 1
+                differ = m.Not(m.Equals(a.body.substitute({a.k: w}), b.body.substitute({b.k: w})))
+                witness = m.And(m.LE(a.low, w), m.LE(w, a.high), differ)
+                if a.kind in (AggKind.MAX, AggKind.MIN):  # an empty range has no value to compare
+                    witness = m.Or(m.LT(a.high, a.low), witness)
+                out.append(m.Or(m.Equals(a.term, b.term), witness))
+        return out
+
+    def ground_steps(self, formula: FNode) -> list[FNode]:
+        """The step axiom's instances at the prefix terms of `formula` outside quantifiers
+        (with `PREFIX_STEP` "ground", all the VC gets: no matching loop for the solver)."""
+        if PREFIX_STEP == "quantified":
+            return []
+        free = formula.get_free_variables()
+        out: list[FNode] = []
+        seen: set[FNode] = set()
+        stack = [formula]
+        while stack:
+            g = stack.pop()
+            if g in seen:
+                continue
+            seen.add(g)
+            stack.extend(g.args())
+            ours = g.is_function_application() and g.function_name() in self.steps
+            if ours and g.get_free_variables() <= free:
+                params, step = self.steps[g.function_name()]
+                out.append(step.substitute(dict(zip(params, g.args(), strict=True))))
+        return out
+
+    def _expand(self, kind: AggKind, lo: int, hi: int, k: FNode, body: FNode) -> FNode:
+        m = self.mgr
+        cells = [body.substitute({k: m.Int(i)}) for i in range(lo, hi + 1)]
+        if kind in (AggKind.SUM, AggKind.NUMOF):
+            return m.Plus(cells) if cells else m.Int(0)
+        if kind is AggKind.PRODUCT:
+            return m.Times(cells) if len(cells) > 1 else (cells[0] if cells else m.Int(1))
+        out = cells[0]
+        for c in cells[1:]:
+            out = m.Ite(m.GT(c, out) if kind is AggKind.MAX else m.LT(c, out), c, out)
+        return out
+
+    def _axioms(self, kind: AggKind, f: FNode, shape: FNode, canon: list[FNode]) -> list[FNode]:
+        """The defining axioms of `f`, quantified over fresh variables (see the module doc)."""
+        m = self.mgr
+        n = len(self.shapes)
+        lo, hi, mid = (m.Symbol(f"{PREFIX}{v}!{n}", INT) for v in ("lo", "hi", "mid"))
+        cs = [m.Symbol(f"{PREFIX}c{i}!{n}", INT) for i in range(len(canon))]
+        rename = dict(zip(canon, cs, strict=True))
+
+        def S(a: FNode, b: FNode) -> FNode:
+            return m.Function(f, [a, b, *cs])
+
+        def B(x: FNode) -> FNode:
+            return shape.substitute({self._canon_k: x, **rename})
+
+        one = m.Int(1)
+        out: list[FNode] = []
+        if kind in (AggKind.MAX, AggKind.MIN):
+            pick: Callable[[FNode, FNode], FNode] = lambda a, b: m.Ite(  # noqa: E731
+                m.GE(a, b) if kind is AggKind.MAX else m.LE(a, b), a, b
+            )
+            last = m.Ite(m.Equals(lo, hi), B(hi), pick(S(lo, m.Minus(hi, one)), B(hi)))
+            first = m.Ite(m.Equals(lo, hi), B(lo), pick(B(lo), S(m.Plus(lo, one), hi)))
+            out.append(m.ForAll([lo, hi, *cs], m.Implies(m.LE(lo, hi), m.Equals(S(lo, hi), last))))
+            out.append(m.ForAll([lo, hi, *cs], m.Implies(m.LE(lo, hi), m.Equals(S(lo, hi), first))))
+            split = m.And(m.LE(lo, mid), m.LT(mid, hi))
+            halves = pick(S(lo, mid), S(m.Plus(mid, one), hi))
+        else:
+            unit = m.Int(1) if kind is AggKind.PRODUCT else m.Int(0)
+            join: Callable[[FNode, FNode], FNode] = m.Times if kind is AggKind.PRODUCT else m.Plus
+            out.append(m.ForAll([lo, hi, *cs], m.Implies(m.LT(hi, lo), m.Equals(S(lo, hi), unit))))
+            last = join(S(lo, m.Minus(hi, one)), B(hi))
+            first = join(B(lo), S(m.Plus(lo, one), hi))
+            out.append(m.ForAll([lo, hi, *cs], m.Implies(m.LE(lo, hi), m.Equals(S(lo, hi), last))))
+            out.append(m.ForAll([lo, hi, *cs], m.Implies(m.LE(lo, hi), m.Equals(S(lo, hi), first))))
+            split = m.And(m.LE(lo, m.Plus(mid, one)), m.LE(mid, hi))
+            halves = join(S(lo, mid), S(m.Plus(mid, one), hi))
+        out.append(m.ForAll([lo, mid, hi, *cs], m.Implies(split, m.Equals(S(lo, hi), halves))))
+        return out
+
+    def axioms(self, formula: FNode) -> list[FNode]:
+        """The definitions of the functions `formula` uses (and of those they use)."""
+        todo = [s for s in formula.get_free_variables() if s in self.definitions]
+        seen: set[FNode] = set()
+        out: list[FNode] = []
+        while todo:
+            f = todo.pop()
+            if f in seen:
+                continue
+            seen.add(f)
+            for ax in self.definitions[f]:
+                out.append(ax)
+                todo += [s for s in ax.get_free_variables() if s in self.definitions and s not in seen]
+        return out
+
+
+def close(env: Environment, hypothesis: FNode, obligation: FNode, fixed: bool) -> tuple[FNode, FNode]:
+    """`hypothesis → obligation` with its aggregates given their meaning, and the closed
+    obligation (for the counterexample's queries). `fixed`: the thread count is a constant,
+    so thread quantifiers are expanded first (their instances may make bounds constant)."""
+    m = env.formula_manager
+    if not (has_markers(hypothesis) or has_markers(obligation)):
+        return m.Implies(hypothesis, obligation), obligation
+    if fixed:
+        expand = ExpandThreadQuantifiers(env)
+        hypothesis, obligation = expand.walk(hypothesis), expand.walk(obligation)
+    closer = Closer(env)
+    hyp, obl = closer.walk(hypothesis), closer.walk(obligation)
+    both = m.And(hyp, obl)
+    axioms = closer.axioms(both) + closer.ground_steps(both) + closer.ground_facts(both)
+    return m.Implies(m.And(*axioms, hyp), obl), obl
+
+
+def close_formula(env: Environment, f: FNode) -> FNode:
+    """A formula that is asserted (a precondition): its aggregates and their axioms."""
+    if not has_markers(f):
+        return f
+    closer = Closer(env)
+    g = closer.walk(f)
+    return env.formula_manager.And(*closer.axioms(g), *closer.ground_steps(g), *closer.ground_facts(g), g)
