@@ -19,14 +19,15 @@ from pysmt.environment import Environment, get_env, pop_env, push_env
 from pysmt.shortcuts import Not
 
 from . import core
+from .deep import deep
 from .errors import ConfigError, HoareGpuError, SpecError
 from .frontend import ClangOptions, parse_file
 from .grid import with_contract
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
 from .lower import lower_file
-from .smt.expand import ExpandThreadQuantifiers
 from .smt.smtlib import script_text
+from .smt.thread_encoding import ThreadEncoder, choose
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
 from .solvers.cache import ResultCache
 from .transform import make_monotonic
@@ -64,6 +65,9 @@ class PreparedVc:
     script: str
     queries: tuple[Query, ...]
     approximations: tuple[str, ...] = ()  # see `vc.generate.Vc`; `settle_approximate`
+    # the same VC in other thread encodings, raced beside `script` (`smt.thread_encoding`)
+    alternatives: tuple[str, ...] = ()
+    encodings: tuple[str, ...] = ()  # the names of `script`'s encoding and the alternatives'
 
 
 @dataclass(frozen=True)
@@ -181,12 +185,13 @@ def prepare_kernel(
     unrolled = unroll(kernel, n, unroll_limit)  # before §4.1: a loop unrolled needs no transform
     kernel = make_monotonic(unrolled.kernel)
     with fresh_env() as env:
-        expand = ExpandThreadQuantifiers(env) if n.threads is not None else None
+        encoder, encodings = ThreadEncoder(env), choose(n.threads)
+        names = tuple(e.value for e in encodings) if len(encodings) > 1 else ()
         vcs = []
         for vc in generate(kernel, env, n):
-            formula = expand.walk(vc.formula) if expand is not None else vc.formula
-            text = script_text(Not(formula), [q.term for q in vc.queries])
-            vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations))
+            queries = [q.term for q in vc.queries]
+            text, *alts = (script_text(Not(encoder.encode(vc.formula, e)), queries) for e in encodings)
+            vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations, tuple(alts), names))
     with fresh_env() as env:
         pre = precondition(kernel, env, n)
         pre_script = script_text(pre) if pre is not None else None
@@ -204,8 +209,8 @@ def prepare(
     errors: list[SpecError] = []
     for path in spec_files(paths):
         try:
-            for kernel in load_kernels(path, clang):
-                prepared.append(prepare_kernel(path, kernel, threads, unroll_limit))
+            for kernel in deep(lambda: load_kernels(path, clang)):  # noqa: B023 (called at once)
+                prepared.append(deep(lambda: prepare_kernel(path, kernel, threads, unroll_limit)))  # noqa: B023
         except SpecError as e:
             errors.append(e)
     return prepared, errors
@@ -221,7 +226,7 @@ def solve(
     completion order; the language server publishes them); setting `stop` kills the
     solver workers and raises `solvers.dispatch.Stopped` (for the language server)."""
     vcs = [(k, vc) for k in prepared for vc in k.vcs]
-    tasks = [SolveTask(vc.script, options.solver) for _, vc in vcs]
+    tasks = [SolveTask(vc.script, options.solver, vc.alternatives, vc.encodings) for _, vc in vcs]
     tasks += [SolveTask(k.precondition_script, options.solver) for k in prepared if k.precondition_script]
     cache = ResultCache() if options.cache else None
     opts = options.solver_options

@@ -282,24 +282,27 @@ class Encoder:
     # -- spec formulas -------------------------------------------------------------
 
     def is_per_thread(self, t: Term, bound: frozenset[str] = frozenset()) -> bool:
-        """Mentions a local variable or tid outside `@` (spec language §3, thread reading)."""
-        if isinstance(t, ThreadId | BlockId):
-            return True
-        if isinstance(t, Var):
-            if t.name not in bound and self.kernel.decl(t.name).kind is core.VarKind.LOCAL:
-                return True
-            return any(self.is_per_thread(i, bound) for i in t.indices)
-        if isinstance(t, At):
-            return self.is_per_thread(t.thread, bound)
-        if isinstance(t, Quant):
-            return self.is_per_thread(t.body, bound | frozenset(t.names))
-        if isinstance(t, ThreadPred):
-            return False
-        if isinstance(t, Old):
-            return self.is_per_thread(t.term, bound)
+        """Mentions a local variable or tid outside `@` (spec language §3, thread reading).
+
+        Iterative: a sum written out over 1,024 threads is a chain 1,000 deep."""
         from ..terms import children
 
-        return any(self.is_per_thread(c, bound) for c in children(t))
+        stack: list[tuple[Term, frozenset[str]]] = [(t, bound)]
+        while stack:
+            t, bound = stack.pop()
+            if isinstance(t, ThreadId | BlockId):
+                return True
+            if isinstance(t, Var):
+                if t.name not in bound and self.kernel.decl(t.name).kind is core.VarKind.LOCAL:
+                    return True
+                stack.extend((i, bound) for i in t.indices)
+            elif isinstance(t, At):
+                stack.append((t.thread, bound))  # the term is read at thread t, not here
+            elif isinstance(t, Quant):
+                stack.append((t.body, bound | frozenset(t.names)))
+            elif not isinstance(t, ThreadPred):  # `\all`/`\none` quantify the thread away
+                stack.extend((c, bound) for c in children(t))
+        return False
 
     def formula(self, f: Term, mask: Mask) -> FNode:
         """A clause read at the threads of `mask`: ∀t ∈ m. φ[t/tid] when per-thread, else φ."""
@@ -411,6 +414,8 @@ class Encoder:
             return bitops.bitwise(m, t, a, b)
         # Logical operators take conditions (non-zero is true), the others integers.
         coerce = self._bool if op.is_logical else self._int
+        if op in _CHAINS:  # one n-ary node per chain, without recursing down it
+            return getattr(m, _MANAGER_OP[op])([coerce(self._value(x, thread, bound, old)) for x in chain(t)])
         a = coerce(self._value(t.left, thread, bound, old))
         b = coerce(self._value(t.right, thread, bound, old))
         if op is BinOp.DIV:
@@ -430,6 +435,24 @@ class Encoder:
 
 
 _BIT_OPS = (BinOp.SHL, BinOp.SHR, BinOp.BAND, BinOp.BOR, BinOp.BXOR)
+
+# Associative operators whose n-ary SMT-LIB form is the same function as the nested binary
+# one (program integers are unbounded here): `a + b + ... + z` is a chain as deep as it is long.
+_CHAINS = (BinOp.ADD, BinOp.MUL, BinOp.AND, BinOp.OR)
+
+
+def chain(t: Binary) -> list[Term]:
+    """The operands of the maximal chain of `t.op` rooted at `t`, left to right (iterative)."""
+    out: list[Term] = []
+    stack: list[Term] = [t]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Binary) and x.op is t.op:
+            stack.extend((x.right, x.left))
+        else:
+            out.append(x)
+    return out
+
 
 # pySMT formula-manager methods for the operators that map one to one.
 _MANAGER_OP = {
