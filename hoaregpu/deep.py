@@ -42,15 +42,14 @@ def deep(fn: Callable[[], T]) -> T:
     with _lock:
         old_limit, old_size = sys.getrecursionlimit(), threading.stack_size()
         threading.stack_size(STACK_BYTES)
+        # before the thread starts: a thread takes the limit in force when it is created
+        sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
         try:
             thread = threading.Thread(target=run, name=_THREAD_NAME)
             thread.start()
-        finally:
-            threading.stack_size(old_size)
-        sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
-        try:
             thread.join()
         finally:
+            threading.stack_size(old_size)
             sys.setrecursionlimit(old_limit)
     if error:
         raise error[0]

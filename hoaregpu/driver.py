@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pysmt.environment import Environment, get_env, pop_env, push_env
-from pysmt.shortcuts import Not
 
 from . import core
 from .deep import deep
@@ -186,12 +185,10 @@ def prepare_kernel(
     kernel = make_monotonic(unrolled.kernel)
     with fresh_env() as env:
         encoder, encodings = ThreadEncoder(env), choose(n.threads)
-        names = tuple(e.value for e in encodings) if len(encodings) > 1 else ()
         vcs = []
         for vc in generate(kernel, env, n):
-            queries = [q.term for q in vc.queries]
-            text, *alts = (script_text(Not(encoder.encode(vc.formula, e)), queries) for e in encodings)
-            vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations, tuple(alts), names))
+            text, alts, names = encoder.scripts(vc.formula, [q.term for q in vc.queries], encodings)
+            vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations, alts, names))
     with fresh_env() as env:
         pre = precondition(kernel, env, n)
         pre_script = script_text(pre) if pre is not None else None

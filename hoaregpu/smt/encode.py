@@ -414,8 +414,13 @@ class Encoder:
             return bitops.bitwise(m, t, a, b)
         # Logical operators take conditions (non-zero is true), the others integers.
         coerce = self._bool if op.is_logical else self._int
-        if op in _CHAINS:  # one n-ary node per chain, without recursing down it
-            return getattr(m, _MANAGER_OP[op])([coerce(self._value(x, thread, bound, old)) for x in chain(t)])
+        if op in _CHAINS:  # `a + b + ... + z` walked down its left spine without recursion
+            build_op: Callable[[FNode, FNode], FNode] = getattr(m, _MANAGER_OP[op])
+            first, *rights = left_spine(t)
+            acc = coerce(self._value(first, thread, bound, old))
+            for r in rights:  # the same nested binary nodes as before: the same SMT text
+                acc = build_op(acc, coerce(self._value(r, thread, bound, old)))
+            return acc
         a = coerce(self._value(t.left, thread, bound, old))
         b = coerce(self._value(t.right, thread, bound, old))
         if op is BinOp.DIV:
@@ -436,22 +441,19 @@ class Encoder:
 
 _BIT_OPS = (BinOp.SHL, BinOp.SHR, BinOp.BAND, BinOp.BOR, BinOp.BXOR)
 
-# Associative operators whose n-ary SMT-LIB form is the same function as the nested binary
-# one (program integers are unbounded here): `a + b + ... + z` is a chain as deep as it is long.
-_CHAINS = (BinOp.ADD, BinOp.MUL, BinOp.AND, BinOp.OR)
+# Operators whose chains the parser nests to the left: `a + b + ... + z` is a chain as deep
+# as it is long (1,023 for a sum written out over 1,024 threads).
+_CHAINS = (BinOp.ADD, BinOp.SUB, BinOp.MUL, BinOp.AND, BinOp.OR)
 
 
-def chain(t: Binary) -> list[Term]:
-    """The operands of the maximal chain of `t.op` rooted at `t`, left to right (iterative)."""
-    out: list[Term] = []
-    stack: list[Term] = [t]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, Binary) and x.op is t.op:
-            stack.extend((x.right, x.left))
-        else:
-            out.append(x)
-    return out
+def left_spine(t: Binary) -> list[Term]:
+    """`[x0, x1, ..., xn]` for `((x0 op x1) op ...) op xn`, found without recursion."""
+    rights: list[Term] = []
+    x: Term = t
+    while isinstance(x, Binary) and x.op is t.op:
+        rights.append(x.right)
+        x = x.left
+    return [x, *reversed(rights)]
 
 
 # pySMT formula-manager methods for the operators that map one to one.

@@ -27,11 +27,13 @@ threads and a timeout at 64.)
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 
 from .expand import MAX_EXPANSION, ExpandThreadQuantifiers
+from .smtlib import script_text
 
 
 class ThreadEncoding(enum.Enum):
@@ -55,12 +57,26 @@ class ThreadEncoder:
 
     def __init__(self, env: Environment) -> None:
         self.expand = ExpandThreadQuantifiers(env)
+        self.mgr = env.formula_manager
 
     def encode(self, formula: FNode, encoding: ThreadEncoding) -> FNode:
         """`formula` (a VC) with its thread quantifiers in `encoding`."""
         if encoding is ThreadEncoding.SYMBOLIC:
             return formula
         return self.expand.walk(formula)
+
+    def scripts(
+        self, formula: FNode, queries: Sequence[FNode], encodings: Sequence[ThreadEncoding]
+    ) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+        """The SMT-LIB script of the VC `formula` in the first encoding, the scripts of the
+        others that differ from it (a VC without thread quantifiers has one script), and the
+        names of the encodings of both (empty when there is one script)."""
+        texts: dict[str, ThreadEncoding] = {}
+        for e in encodings:
+            texts.setdefault(script_text(self.mgr.Not(self.encode(formula, e)), queries), e)
+        first, *rest = texts
+        names = tuple(e.value for e in texts.values()) if rest else ()
+        return first, tuple(rest), names
 
 
 __all__ = ["MAX_EXPANSION", "ThreadEncoder", "ThreadEncoding", "choose"]
