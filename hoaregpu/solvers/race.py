@@ -4,8 +4,9 @@ With a fixed thread count, a VC can be written with its thread quantifiers expan
 kept (`smt.thread_encoding`); which one a solver decides fastest depends on the VC (from 16
 threads on, a grid-stride loop's invariant proves in 50 ms kept and times out expanded,
 while some 2-D grid and bit-operator VCs do the reverse). The worker forks one child per
-encoding, all running the same backend; the first definitive answer settles the VC and the
-other children are killed. Since the encodings are equivalent, any one's proof or
+encoding, all running the same backend (the alternatives only when the first script is
+undecided after `STAGGER_SECONDS`, and at a lower CPU priority); the first definitive answer
+settles the VC and the other children are killed. Since the encodings are equivalent, any one's proof or
 (model-checked) refutation is the VC's; two children that answer PROVED and REFUTED are a
 disagreement, an ERROR, never resolved silently.
 
@@ -19,7 +20,9 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import Sequence
+from dataclasses import replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
@@ -31,8 +34,19 @@ _DEFINITIVE = (Outcome.PROVED, Outcome.REFUTED)
 _UNDECIDED_RANK = {Outcome.UNKNOWN: 0, Outcome.TIMEOUT: 1, Outcome.ERROR: 2}
 
 
-def _child(conn: Connection, backend: Backend, script: str, options: SolverOptions) -> None:
+STAGGER_SECONDS = 0.25
+"""The alternatives start only when the first script is still undecided after this long: most
+VCs are decided within it, and then no second process is started at all."""
+ALTERNATIVE_NICE = 10
+"""The alternatives run at a lower CPU priority, so that on a loaded machine they take
+little from the first script (the encoding that was the only one before the race) while
+an alternative that decides a VC in 50 ms of CPU still does so well within a second."""
+
+
+def _child(conn: Connection, backend: Backend, script: str, options: SolverOptions, nice: int) -> None:
     try:
+        if nice:
+            os.nice(nice)
         answer = backend.solve(script, options)
     except BaseException as exc:  # reported like a crash in the worker itself
         answer = Answer(Outcome.ERROR, message=f"solver crashed: {type(exc).__name__}: {exc}"[:1000])
@@ -49,16 +63,25 @@ def race(backend: Backend, scripts: Sequence[str], options: SolverOptions) -> tu
         return 0, backend.solve(scripts[0], options)
     ctx = multiprocessing.get_context("fork")
     children: dict[Connection, tuple[int, BaseProcess]] = {}
-    for index, script in enumerate(scripts):
+    start = time.monotonic()
+
+    def spawn(index: int) -> None:
         receiver, sender = ctx.Pipe(duplex=False)
-        child: BaseProcess = ctx.Process(target=_child, args=(sender, backend, script, options))
+        left = options.timeout - (time.monotonic() - start)  # the budget is the VC's, not each script's
+        budget = replace(options, timeout=max(0.1, left))
+        nice = ALTERNATIVE_NICE if index else 0
+        child: BaseProcess = ctx.Process(target=_child, args=(sender, backend, scripts[index], budget, nice))
         child.start()
         sender.close()
         children[receiver] = (index, child)
+
+    spawn(0)
+    waiting = list(range(1, len(scripts)))  # alternatives not started yet
     answers: dict[int, Answer] = {}
     try:
-        while children:
-            ready = wait(list(children))
+        while children or waiting:
+            patience = max(0.0, start + STAGGER_SECONDS - time.monotonic()) if waiting else None
+            ready = wait(list(children), timeout=patience) if children else []
             for conn in [c for c in children if c in ready]:
                 index, process = children.pop(conn)
                 try:
@@ -70,6 +93,10 @@ def race(backend: Backend, scripts: Sequence[str], options: SolverOptions) -> tu
                 conn.close()
             if any(a.outcome in _DEFINITIVE for a in answers.values()):
                 break
+            if waiting and (time.monotonic() >= start + STAGGER_SECONDS or not children):
+                for index in waiting:
+                    spawn(index)
+                waiting = []
     finally:
         for _, left in children.values():
             if left.pid is not None:

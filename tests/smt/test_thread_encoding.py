@@ -5,6 +5,7 @@ measures the times)."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -116,10 +117,8 @@ def _verdict(path: Path, threads: int) -> KernelResult:
     return k
 
 
-def test_grid_stride_loop_proves_at_16_threads_and_its_bug_is_refuted(tmp_path: Path) -> None:
-    """The cliff of issue 14: 16 threads timed out with the expansion alone. (The planted
-    bug is refuted at 4 threads; at 16 neither encoding finds the model in 20 s, as with
-    `bug_wrong_index.cu`, an undecided VC, never a proof.)"""
+def test_grid_stride_loop_proves_at_16_threads() -> None:
+    """The cliff of issue 14: 16 threads timed out with the expansion alone."""
     good = _verdict(SPECS / "vector_add_symbolic.cu", 16)
     assert good.verdict == "verified"
     # the loop-entry VCs have one script; the preservation of the invariants over
@@ -127,13 +126,30 @@ def test_grid_stride_loop_proves_at_16_threads_and_its_bug_is_refuted(tmp_path: 
     assert {r.result.encoding for r in good.results} <= {"", "expanded", "symbolic"}
     kept = [r.result.encoding for r in good.results if r.vc.origin.kind.value == "loop-invariant-preserved"]
     assert kept == ["symbolic", "symbolic"]
-    bug = tmp_path / "bug.cu"
-    bug.write_text(BUGGY_GRID_STRIDE)
-    assert _verdict(bug, 16).verdict in ("failed", "unknown")
-    bad = _verdict(bug, 4)
+
+
+PLANTED = """
+    /*@ requires blockDim.x == 16;
+        ensures \\forall int j; 0 <= j < blockDim.x ==> a[j] == 2 * j;
+    */
+    __global__ void k(int *a) {
+        if (threadIdx.x < 15) { a[threadIdx.x] = 2 * threadIdx.x; }
+        else { a[threadIdx.x] = 2 * threadIdx.x + 1; }
+    }
+    """
+
+
+def test_a_planted_bug_at_16_threads_is_refuted_with_a_checked_model(tmp_path: Path) -> None:
+    """Racing the encodings never loses a refutation (nor proves one)."""
+    path = tmp_path / "planted.cu"
+    path.write_text(textwrap.dedent(PLANTED))
+    bad = _verdict(path, 16)
     assert bad.verdict == "failed"
     refuted = [r for r in bad.results if r.result.outcome is Outcome.REFUTED]
-    assert refuted and all(r.result.model_checked for r in refuted)
+    assert [r.vc.origin.kind.value for r in refuted] == ["postcondition"]
+    assert refuted[0].result.model_checked and refuted[0].result.encoding in ("expanded", "symbolic")
+    path.write_text(textwrap.dedent(PLANTED).replace("2 * threadIdx.x + 1", "2 * threadIdx.x"))
+    assert _verdict(path, 16).verdict == "verified"
 
 
 def test_alternative_scripts_are_standalone() -> None:
