@@ -120,6 +120,7 @@ def main() -> None:
                 path = Path(tmp) / f"{name}{n}.cu"
                 path.write_text(tree_reduction(n, balanced))
                 cases.append((name, path, n, None))
+        measure(VECTOR_ADD, 1, args.solver, args.timeout)  # warm-up: imports, solver libraries
         for name, path, n, threads in cases:
             row = {"kernel": name, "threads": n, **measure(path, threads, args.solver, args.timeout)}
             runs.append(row)

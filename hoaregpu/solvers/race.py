@@ -5,7 +5,7 @@ kept (`smt.thread_encoding`); which one a solver decides fastest depends on the 
 threads on, a grid-stride loop's invariant proves in 50 ms kept and times out expanded,
 while some 2-D grid and bit-operator VCs do the reverse). The worker forks one child per
 encoding, all running the same backend (the alternatives only when the first script is
-undecided after `STAGGER_SECONDS`, and at a lower CPU priority); the first definitive answer
+undecided after `STAGGER_SECONDS`); the first definitive answer
 settles the VC and the other children are killed. Since the encodings are equivalent, any one's proof or
 (model-checked) refutation is the VC's; two children that answer PROVED and REFUTED are a
 disagreement, an ERROR, never resolved silently.
@@ -37,16 +37,12 @@ _UNDECIDED_RANK = {Outcome.UNKNOWN: 0, Outcome.TIMEOUT: 1, Outcome.ERROR: 2}
 STAGGER_SECONDS = 0.25
 """The alternatives start only when the first script is still undecided after this long: most
 VCs are decided within it, and then no second process is started at all."""
-ALTERNATIVE_NICE = 10
-"""The alternatives run at a lower CPU priority, so that on a loaded machine they take
-little from the first script (the encoding that was the only one before the race) while
-an alternative that decides a VC in 50 ms of CPU still does so well within a second."""
+# (The alternatives run at the worker's priority: at `nice 10` on a machine loaded ~15 deep,
+# the kept quantifiers took 5-9 s to prove what they prove in 1 s at `nice 0`.)
 
 
-def _child(conn: Connection, backend: Backend, script: str, options: SolverOptions, nice: int) -> None:
+def _child(conn: Connection, backend: Backend, script: str, options: SolverOptions) -> None:
     try:
-        if nice:
-            os.nice(nice)
         answer = backend.solve(script, options)
     except BaseException as exc:  # reported like a crash in the worker itself
         answer = Answer(Outcome.ERROR, message=f"solver crashed: {type(exc).__name__}: {exc}"[:1000])
@@ -69,8 +65,7 @@ def race(backend: Backend, scripts: Sequence[str], options: SolverOptions) -> tu
         receiver, sender = ctx.Pipe(duplex=False)
         left = options.timeout - (time.monotonic() - start)  # the budget is the VC's, not each script's
         budget = replace(options, timeout=max(0.1, left))
-        nice = ALTERNATIVE_NICE if index else 0
-        child: BaseProcess = ctx.Process(target=_child, args=(sender, backend, scripts[index], budget, nice))
+        child: BaseProcess = ctx.Process(target=_child, args=(sender, backend, scripts[index], budget))
         child.start()
         sender.close()
         children[receiver] = (index, child)
