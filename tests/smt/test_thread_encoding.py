@@ -14,12 +14,22 @@ from pipeline_kit import PROVED, REFUTED, decide, kernel
 from hoaregpu.driver import KernelResult, VerifyOptions, fresh_env, load_kernels, prepare_kernel, verify
 from hoaregpu.smt.expand import MAX_EXPANSION
 from hoaregpu.smt.smtlib import script_text
-from hoaregpu.smt.thread_encoding import ThreadEncoder, ThreadEncoding, choose
+from hoaregpu.smt.thread_encoding import ThreadEncoder, ThreadEncoding, choose, quantifiers
 from hoaregpu.solvers import Outcome, SolverOptions, SolveTask, solve_many
 from hoaregpu.vc.generate import generate
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 EXPANDED, SYMBOLIC = ThreadEncoding.EXPANDED, ThreadEncoding.SYMBOLIC
+
+PLANTED = """
+    /*@ requires blockDim.x == 16;
+        ensures \\forall int j; 0 <= j < blockDim.x ==> a[j] == 2 * j;
+    */
+    __global__ void k(int *a) {
+        if (threadIdx.x < 15) { a[threadIdx.x] = 2 * threadIdx.x; }
+        else { a[threadIdx.x] = 2 * threadIdx.x + 1; }
+    }
+    """
 
 
 @pytest.mark.parametrize(
@@ -57,16 +67,27 @@ def _prepared(threads: int | None) -> list[tuple[str, tuple[str, ...], tuple[str
     return [(vc.script, vc.alternatives, vc.encodings) for vc in p.vcs]
 
 
-def test_fixed_counts_up_to_max_expansion_get_both_encodings() -> None:
+def test_where_the_expansion_multiplies_quantifiers_both_encodings_race() -> None:
+    """At 16 threads, the per-thread invariant `forall j. ... j % blockDim.x == tid ...`
+    expands into 16 quantified facts: those VCs get both encodings."""
     vcs = _prepared(16)
     raced = [
         (script, alts) for script, alts, enc in vcs if enc == ("expanded", "symbolic") and len(alts) == 1
     ]
     # the loop-entry VCs have no thread quantifier: one script, nothing to race
     assert len(raced) == 3 and all(alts == () and enc == () for _, alts, enc in vcs[:2])
-    # the primary (shown by --dump-smt, replayed) is the expansion: 16 instances of each
-    # thread quantifier, so the longer script
-    assert all(len(script) > len(alts[0]) for script, alts in raced)
+    # the primary (shown by --dump-smt, replayed) is the expansion, with more quantifiers
+    assert all(quantifiers(script) > quantifiers(alts[0]) for script, alts in raced)
+
+
+def test_where_the_expansion_leaves_ground_facts_it_is_alone() -> None:
+    k = kernel(PLANTED)
+    with fresh_env() as env:
+        encoder = ThreadEncoder(env)
+        for vc in generate(k, env, 16):
+            script, alts, names = encoder.scripts(vc.formula, [], choose(16))
+            assert alts == () and names == ()
+            assert quantifiers(script) < quantifiers(script_text(vc.formula))  # it was expanded
 
 
 @pytest.mark.parametrize("threads", [None, 1, 1024])
@@ -128,32 +149,21 @@ def test_grid_stride_loop_proves_at_16_threads() -> None:
     assert kept == ["symbolic", "symbolic"]
 
 
-PLANTED = """
-    /*@ requires blockDim.x == 16;
-        ensures \\forall int j; 0 <= j < blockDim.x ==> a[j] == 2 * j;
-    */
-    __global__ void k(int *a) {
-        if (threadIdx.x < 15) { a[threadIdx.x] = 2 * threadIdx.x; }
-        else { a[threadIdx.x] = 2 * threadIdx.x + 1; }
-    }
-    """
-
-
 def test_a_planted_bug_at_16_threads_is_refuted_with_a_checked_model(tmp_path: Path) -> None:
-    """Racing the encodings never loses a refutation (nor proves one)."""
+    """The expansion alone (its thread quantifiers have quantifier-free bodies) refutes it."""
     path = tmp_path / "planted.cu"
     path.write_text(textwrap.dedent(PLANTED))
     bad = _verdict(path, 16)
     assert bad.verdict == "failed"
     refuted = [r for r in bad.results if r.result.outcome is Outcome.REFUTED]
     assert [r.vc.origin.kind.value for r in refuted] == ["postcondition"]
-    assert refuted[0].result.model_checked and refuted[0].result.encoding in ("expanded", "symbolic")
+    assert refuted[0].result.model_checked and refuted[0].result.encoding == ""  # one script
     path.write_text(textwrap.dedent(PLANTED).replace("2 * threadIdx.x + 1", "2 * threadIdx.x"))
     assert _verdict(path, 16).verdict == "verified"
 
 
 def test_alternative_scripts_are_standalone() -> None:
     """Each alternative is a complete script: the solver decides it alone as the primary."""
-    script, alts, _ = _prepared(4)[-1]
+    script, alts, _ = _prepared(16)[-1]
     results = solve_many([SolveTask(s, "z3") for s in (script, *alts)], SolverOptions(timeout=20))
     assert [r.outcome for r in results] == [Outcome.PROVED, Outcome.PROVED]
