@@ -80,6 +80,12 @@ def test_where_the_expansion_multiplies_quantifiers_both_encodings_race() -> Non
     assert all(quantifiers(script) > quantifiers(alts[0]) for script, alts in raced)
 
 
+def test_below_twice_the_quantifiers_the_expansion_is_alone() -> None:
+    """At 8 threads the same VCs expand to 11 quantifiers against 8 kept: no race (the
+    expansion proves them)."""
+    assert all(alts == () and enc == () for _, alts, enc in _prepared(8))
+
+
 def test_where_the_expansion_leaves_ground_facts_it_is_alone() -> None:
     k = kernel(PLANTED)
     with fresh_env() as env:
