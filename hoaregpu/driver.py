@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pysmt.environment import Environment, get_env, pop_env, push_env
-from pysmt.shortcuts import Not
 
 from . import core
+from .deep import deep
 from .errors import ConfigError, HoareGpuError, SpecError
 from .frontend import ClangOptions, parse_file
 from .grid import with_contract
@@ -26,8 +26,8 @@ from .launch import Launch
 from .limits import DEFAULT_UNROLL
 from .lower import lower_file
 from .races import Site, is_race_vc, race_kernel
-from .smt.expand import ExpandThreadQuantifiers
 from .smt.smtlib import script_text
+from .smt.thread_encoding import ThreadEncoder, choose
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask
 from .solvers.cache import ResultCache
 from .solvers.executor import Executor, LocalExecutor
@@ -68,6 +68,9 @@ class PreparedVc:
     script: str
     queries: tuple[Query, ...]
     approximations: tuple[str, ...] = ()  # see `vc.generate.Vc`; `settle_approximate`
+    # the same VC in other thread encodings, raced beside `script` (`smt.thread_encoding`)
+    alternatives: tuple[str, ...] = ()
+    encodings: tuple[str, ...] = ()  # the names of `script`'s encoding and the alternatives'
 
 
 @dataclass(frozen=True)
@@ -201,13 +204,12 @@ def prepare_kernel(
     vcs = []
     for source, keep in sources:
         with fresh_env() as env:
-            expand = ExpandThreadQuantifiers(env) if n.threads is not None else None
+            encoder, encodings = ThreadEncoder(env), choose(n.threads)
             for vc in generate(source, env, n):
                 if keep is not None and not keep(vc.origin):
                     continue
-                formula = expand.walk(vc.formula) if expand is not None else vc.formula
-                text = script_text(Not(formula), [q.term for q in vc.queries])
-                vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations))
+                text, alts, names = encoder.scripts(vc.formula, [q.term for q in vc.queries], encodings)
+                vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations, alts, names))
     with fresh_env() as env:
         pre = precondition(kernel, env, n)
         pre_script = script_text(pre) if pre is not None else None
@@ -228,8 +230,10 @@ def prepare(
     errors: list[SpecError] = []
     for path in spec_files(paths):
         try:
-            for kernel in load_kernels(path, clang):
-                prepared.append(prepare_kernel(path, kernel, threads, unroll_limit, check_races))
+            for kernel in deep(lambda: load_kernels(path, clang)):  # noqa: B023 (called at once)
+                prepared.append(
+                    deep(lambda: prepare_kernel(path, kernel, threads, unroll_limit, check_races))  # noqa: B023
+                )
         except SpecError as e:
             errors.append(e)
     return prepared, errors
@@ -245,7 +249,7 @@ def solve(
     completion order; the language server publishes them); setting `stop` kills the
     solver workers and raises `solvers.dispatch.Stopped` (for the language server)."""
     vcs = [(k, vc) for k in prepared for vc in k.vcs]
-    tasks = [SolveTask(vc.script, options.solver) for _, vc in vcs]
+    tasks = [SolveTask(vc.script, options.solver, vc.alternatives, vc.encodings) for _, vc in vcs]
     tasks += [SolveTask(k.precondition_script, options.solver) for k in prepared if k.precondition_script]
     cache = ResultCache() if options.cache else None
     opts = options.solver_options

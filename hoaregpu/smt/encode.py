@@ -303,27 +303,31 @@ class Encoder:
     # -- spec formulas -------------------------------------------------------------
 
     def is_per_thread(self, t: Term, bound: frozenset[str] = frozenset()) -> bool:
-        """Mentions a local variable or tid outside `@` (spec language §3, thread reading)."""
-        if isinstance(t, ThreadId | BlockId):
-            return True
-        if isinstance(t, Var):
-            if t.name not in bound and self.kernel.decl(t.name).kind is core.VarKind.LOCAL:
-                return True
-            return any(self.is_per_thread(i, bound) for i in t.indices)
-        if isinstance(t, At):
-            return self.is_per_thread(t.thread, bound)
-        if isinstance(t, Quant):
-            return self.is_per_thread(t.body, bound | frozenset(t.names))
-        if isinstance(t, Aggregate):
-            inner = self.is_per_thread(t.body, bound | {t.name})
-            return inner or self.is_per_thread(t.low, bound) or self.is_per_thread(t.high, bound)
-        if isinstance(t, ThreadPred):
-            return False
-        if isinstance(t, Old):
-            return self.is_per_thread(t.term, bound)
+        """Mentions a local variable or tid outside `@` (spec language §3, thread reading).
+
+        Iterative: a sum written out over 1,024 threads is a chain 1,000 deep."""
         from ..terms import children
 
-        return any(self.is_per_thread(c, bound) for c in children(t))
+        stack: list[tuple[Term, frozenset[str]]] = [(t, bound)]
+        while stack:
+            t, bound = stack.pop()
+            if isinstance(t, ThreadId | BlockId):
+                return True
+            if isinstance(t, Var):
+                if t.name not in bound and self.kernel.decl(t.name).kind is core.VarKind.LOCAL:
+                    return True
+                stack.extend((i, bound) for i in t.indices)
+            elif isinstance(t, At):
+                stack.append((t.thread, bound))  # the term is read at thread t, not here
+                if t.block is not None:
+                    stack.append((t.block, bound))
+            elif isinstance(t, Quant):
+                stack.append((t.body, bound | frozenset(t.names)))
+            elif isinstance(t, Aggregate):
+                stack.extend([(t.low, bound), (t.high, bound), (t.body, bound | {t.name})])
+            elif not isinstance(t, ThreadPred):  # `\all`/`\none` quantify the thread away
+                stack.extend((c, bound) for c in children(t))
+        return False
 
     def formula(self, f: Term, mask: Mask) -> FNode:
         """A clause read at the threads of `mask`: ∀t ∈ m. φ[t/tid] when per-thread, else φ."""
@@ -447,6 +451,13 @@ class Encoder:
             return bitops.bitwise(m, t, a, b)
         # Logical operators take conditions (non-zero is true), the others integers.
         coerce = self._bool if op.is_logical else self._int
+        if op in _CHAINS:  # `a + b + ... + z` walked down its left spine without recursion
+            build_op: Callable[[FNode, FNode], FNode] = getattr(m, _MANAGER_OP[op])
+            first, *rights = left_spine(t)
+            acc = coerce(self._value(first, thread, bound, old))
+            for r in rights:  # the same nested binary nodes as before: the same SMT text
+                acc = build_op(acc, coerce(self._value(r, thread, bound, old)))
+            return acc
         a = coerce(self._value(t.left, thread, bound, old))
         b = coerce(self._value(t.right, thread, bound, old))
         if op is BinOp.DIV:
@@ -466,6 +477,21 @@ class Encoder:
 
 
 _BIT_OPS = (BinOp.SHL, BinOp.SHR, BinOp.BAND, BinOp.BOR, BinOp.BXOR)
+
+# Operators whose chains the parser nests to the left: `a + b + ... + z` is a chain as deep
+# as it is long (1,023 for a sum written out over 1,024 threads).
+_CHAINS = (BinOp.ADD, BinOp.SUB, BinOp.MUL, BinOp.AND, BinOp.OR)
+
+
+def left_spine(t: Binary) -> list[Term]:
+    """`[x0, x1, ..., xn]` for `((x0 op x1) op ...) op xn`, found without recursion."""
+    rights: list[Term] = []
+    x: Term = t
+    while isinstance(x, Binary) and x.op is t.op:
+        rights.append(x.right)
+        x = x.left
+    return [x, *reversed(rights)]
+
 
 # pySMT formula-manager methods for the operators that map one to one.
 _MANAGER_OP = {

@@ -15,7 +15,7 @@ from pysmt.walkers import IdentityDagWalker
 MAX_EXPANSION = 64
 
 
-def _bound_of(guard: FNode, v: FNode) -> int | None:
+def thread_bound(guard: FNode, v: FNode) -> int | None:
     """K when `guard` is a conjunction containing `0 <= v` and `v < K` (K a literal)."""
     conjuncts = guard.args() if guard.is_and() else (guard,)
     flat: list[FNode] = []
@@ -42,7 +42,13 @@ class ExpandThreadQuantifiers(IdentityDagWalker):  # type: ignore[misc]
     def __init__(self, env: Environment) -> None:
         super().__init__(env=env, invalidate_memoization=False)
 
-    def _expand(self, formula: FNode, body: FNode, universal: bool) -> FNode | None:
+    def instances(self, formula: FNode) -> FNode | None:
+        """A thread quantifier over 0 <= v < K (K <= MAX_EXPANSION) as the conjunction
+        (forall) or disjunction (exists) of its K instances; None for any other formula."""
+        if not formula.is_quantifier():
+            return None
+        universal = formula.is_forall()
+        body = formula.arg(0)
         qvars = formula.quantifier_vars()
         if len(qvars) != 1:
             return None
@@ -53,7 +59,7 @@ class ExpandThreadQuantifiers(IdentityDagWalker):  # type: ignore[misc]
             guard = body
         else:
             return None
-        k = _bound_of(guard, v)
+        k = thread_bound(guard, v)
         if k is None or k > MAX_EXPANSION:
             return None
         mgr = self.mgr
@@ -61,9 +67,11 @@ class ExpandThreadQuantifiers(IdentityDagWalker):  # type: ignore[misc]
         return mgr.And(instances) if universal else mgr.Or(instances)
 
     def walk_forall(self, formula: FNode, args: list[FNode], **kwargs: object) -> FNode:
-        out = self._expand(formula, args[0], universal=True)
-        return out if out is not None else self.mgr.ForAll(formula.quantifier_vars(), args[0])
+        q = self.mgr.ForAll(formula.quantifier_vars(), args[0])
+        out = self.instances(q)
+        return out if out is not None else q
 
     def walk_exists(self, formula: FNode, args: list[FNode], **kwargs: object) -> FNode:
-        out = self._expand(formula, args[0], universal=False)
-        return out if out is not None else self.mgr.Exists(formula.quantifier_vars(), args[0])
+        q = self.mgr.Exists(formula.quantifier_vars(), args[0])
+        out = self.instances(q)
+        return out if out is not None else q

@@ -43,6 +43,7 @@ from hoaregpu.solvers.modelcheck import ModelVerdict, check_model, check_seconds
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome, SolverResult, SolveTask, Value
 from hoaregpu.solvers.portfolio import DEFINITIVE, combine, members
+from hoaregpu.solvers.race import race
 from hoaregpu.solvers.registry import get_backend
 
 GRACE_SECONDS = 1.0
@@ -53,22 +54,23 @@ AGREE_WINDOW = 0.02
 this long (and at most a tenth of the winner's time) to answer too before they are
 killed, so that a near-simultaneous contradicting answer is seen as a disagreement."""
 
-_Reply = tuple[str, tuple[Value, ...], str, str]
+_Reply = tuple[str, tuple[Value, ...], str, str, int]
+"""outcome, values, message, model check, the index of the script (of the task's encodings)"""
 _CHECKING = "checking"
 """A worker's first message when its solver answered sat: its model is being checked."""
 
 
 def _checked(conn: Connection, name: str, script: str, answer: Answer, options: SolverOptions) -> _Reply:
     """A REFUTED answer after its model has been checked against the VC (in this worker)."""
-    conn.send((_CHECKING, (), "", ""))
+    conn.send((_CHECKING, (), "", "", 0))
     check = check_model(script, answer.model, check_seconds(options))
     if check.verdict is ModelVerdict.WRONG:
         message = f"solver {name}'s counterexample does not satisfy the VC ({check.note()}): a solver bug"
-        return (Outcome.ERROR.value, (), message, "")
-    return (Outcome.REFUTED.value, answer.values, answer.message, check.note())
+        return (Outcome.ERROR.value, (), message, "", 0)
+    return (Outcome.REFUTED.value, answer.values, answer.message, check.note(), 0)
 
 
-def _worker(conn: Connection, name: str, script: str, options: SolverOptions) -> None:
+def _worker(conn: Connection, name: str, scripts: tuple[str, ...], options: SolverOptions) -> None:
     """Body of a worker process: solve one script, check a model, send the reply, exit."""
     reply: _Reply
     try:
@@ -77,19 +79,19 @@ def _worker(conn: Connection, name: str, script: str, options: SolverOptions) ->
         if options.memory_mb is not None:
             limit = options.memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        answer = get_backend(name).solve(script, options)
+        which, answer = race(get_backend(name), scripts, options)  # one script: no race
         if answer.outcome is Outcome.REFUTED:
-            reply = _checked(conn, name, script, answer, options)
+            reply = (*_checked(conn, name, scripts[which], answer, options)[:4], which)
         else:
-            reply = (answer.outcome.value, answer.values, answer.message, "")
+            reply = (answer.outcome.value, answer.values, answer.message, "", which)
     except MemoryError:
-        reply = (Outcome.ERROR.value, (), memory_message(options), "")
+        reply = (Outcome.ERROR.value, (), memory_message(options), "", 0)
     except BaseException as exc:
         text = f"{type(exc).__name__}: {exc}"
         if "bad_alloc" in text or "out of memory" in text.lower():
-            reply = (Outcome.ERROR.value, (), memory_message(options), "")
+            reply = (Outcome.ERROR.value, (), memory_message(options), "", 0)
         else:
-            reply = (Outcome.ERROR.value, (), f"solver crashed: {text}"[:1000], "")
+            reply = (Outcome.ERROR.value, (), f"solver crashed: {text}"[:1000], "", 0)
     try:
         conn.send(reply)
         conn.close()
@@ -241,7 +243,10 @@ def solve_many(
                 cache.put(key(index, name), r, options)  # the cache keeps what it may reuse
         deliver(index, result)
 
-    def record(run: _Running, outcome: Outcome, values: tuple[Value, ...], message: str, check: str) -> None:
+    def record(
+        run: _Running, outcome: Outcome, values: tuple[Value, ...], message: str, check: str, which: int = 0
+    ) -> None:
+        names = tasks[run.index].encodings
         answers[run.index][run.name] = SolverResult(
             outcome=outcome,
             solver=run.name,
@@ -250,13 +255,14 @@ def solve_many(
             message=message,
             version=versions[run.name],
             model_check=check if outcome is Outcome.REFUTED else "",
+            encoding=names[which] if which < len(names) else "",
         )
 
     def member_done(run: _Running, reply: _Reply) -> None:
         outcome = Outcome(reply[0])
         _kill(run)
         del running[(run.index, run.name)]
-        record(run, outcome, tuple(reply[1]), reply[2], reply[3])
+        record(run, outcome, tuple(reply[1]), reply[2], reply[3], reply[4])
         siblings = [r for u, r in running.items() if u[0] == run.index]
         if outcome in DEFINITIVE and not confirm:
             # Members that have answered too count, so that a disagreement is seen.
@@ -266,7 +272,7 @@ def solve_many(
             for sib in siblings:
                 got = _receive(sib, options)
                 if got is not None:
-                    record(sib, Outcome(got[0]), tuple(got[1]), got[2], got[3])
+                    record(sib, Outcome(got[0]), tuple(got[1]), got[2], got[3], got[4])
             settle(run.index)
         elif not siblings and not any(u[0] == run.index for u in pending):
             settle(run.index)
@@ -295,7 +301,8 @@ def solve_many(
                     continue  # settled by another member
                 receiver, sender = ctx.Pipe(duplex=False)
                 script = tasks[index].script
-                process = ctx.Process(target=_worker, args=(sender, name, script, options))
+                scripts = (script, *tasks[index].alternatives)
+                process = ctx.Process(target=_worker, args=(sender, name, scripts, options))
                 start = time.monotonic()
                 first_start.setdefault(index, start)
                 process.start()
@@ -327,10 +334,10 @@ def solve_many(
                     member_done(run, reply)
                 elif not run.process.is_alive():
                     member_done(
-                        run, (Outcome.ERROR.value, (), _crash_message(run.process.exitcode, options), "")
+                        run, (Outcome.ERROR.value, (), _crash_message(run.process.exitcode, options), "", 0)
                     )
                 elif now >= run.deadline:
-                    member_done(run, (Outcome.TIMEOUT.value, (), timeout_message(options), ""))
+                    member_done(run, (Outcome.TIMEOUT.value, (), timeout_message(options), "", 0))
     finally:
         for run in list(running.values()):
             _kill(run)

@@ -21,10 +21,17 @@ Value = int | bool | None
 
 @dataclass(frozen=True)
 class SolveTask:
-    """One SMT-LIB script (see `hoaregpu.smt.script_text`) for one backend, by name."""
+    """One SMT-LIB script (see `hoaregpu.smt.script_text`) for one backend, by name.
+
+    `alternatives`: scripts of other encodings of the same VC, equivalent to `script`
+    (`smt.thread_encoding`), raced beside it in the same worker (`solvers.race`); the
+    result cache knows the task by `script` alone. `encodings` names the scripts, `script`'s
+    first (shown in `SolverResult.encoding`)."""
 
     script: str
     solver: str
+    alternatives: tuple[str, ...] = ()
+    encodings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,7 @@ class SolverResult:
     version: str = ""
     cached: bool = False
     model_check: str = ""
+    encoding: str = ""  # which of the task's encodings gave the answer (see `SolveTask`)
 
     @property
     def model_checked(self) -> bool:
