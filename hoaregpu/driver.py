@@ -13,10 +13,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pysmt.environment import Environment, get_env, pop_env, push_env
-from pysmt.shortcuts import Not
+from pysmt.fnode import FNode
 
 from . import core
 from .errors import ConfigError, HoareGpuError, SpecError
@@ -25,17 +24,15 @@ from .grid import with_contract
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
 from .lower import lower_file
+from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcResult
 from .smt.expand import ExpandThreadQuantifiers
+from .smt.script import KernelScript
 from .smt.smtlib import script_text
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
 from .solvers.cache import ResultCache
 from .transform import make_monotonic
-from .unroll import MissingInvariant, unroll
-from .vc.generate import Query, generate, precondition
-from .vc.kinds import Origin
-
-if TYPE_CHECKING:
-    from .interp.replay_cex import ReplayVerdict
+from .unroll import unroll
+from .vc.generate import generate, precondition
 
 
 @dataclass(frozen=True)
@@ -56,82 +53,6 @@ class VerifyOptions:
             raise ConfigError(f"--threads must be at least 1, not {self.threads}")
         if self.jobs < 1:
             raise ConfigError(f"--jobs must be at least 1, not {self.jobs}")
-
-
-@dataclass(frozen=True)
-class PreparedVc:
-    origin: Origin
-    script: str
-    queries: tuple[Query, ...]
-    approximations: tuple[str, ...] = ()  # see `vc.generate.Vc`; `settle_approximate`
-
-
-@dataclass(frozen=True)
-class PreparedKernel:
-    path: str
-    kernel: core.Kernel  # after lowering, unrolling and the monotonic-loop transform
-    launch: Launch  # the sizes fixed by the contract and the command line
-
-    @property
-    def threads(self) -> int | None:
-        return self.launch.threads
-
-    vcs: tuple[PreparedVc, ...]
-    frontend_seconds: float
-    # A script asserting the precondition: unsat means `requires` is contradictory.
-    precondition_script: str | None = None
-    # loops without a `loop invariant` that were not unrolled: H-WHILE used `true` for them
-    missing_invariants: tuple[MissingInvariant, ...] = ()
-
-
-@dataclass(frozen=True)
-class VcResult:
-    vc: PreparedVc
-    result: SolverResult
-    replay: ReplayVerdict | None = None  # a refuted VC run from its model (`interp.replay_cex`)
-
-
-@dataclass(frozen=True)
-class KernelResult:
-    prepared: PreparedKernel
-    results: tuple[VcResult, ...]
-    precondition: SolverResult | None = None  # satisfiability of `requires` (sat = REFUTED)
-    # device functions called through their contracts whose own verification did not succeed
-    unverified_callees: tuple[str, ...] = ()
-
-    @property
-    def vacuous(self) -> bool:
-        """`requires` is contradictory: the solver proved its negation."""
-        return self.precondition is not None and self.precondition.outcome is Outcome.PROVED
-
-    @property
-    def verdict(self) -> str:
-        outcomes = {r.result.outcome for r in self.results}
-        if Outcome.REFUTED in outcomes:
-            return "failed"
-        if self.vacuous:
-            return "vacuous"
-        if outcomes <= {Outcome.PROVED} and not self.unverified_callees:
-            return "verified"
-        return "unknown"
-
-
-@dataclass(frozen=True)
-class RunResult:
-    kernels: tuple[KernelResult, ...]
-    errors: tuple[SpecError, ...]
-
-    @property
-    def exit_code(self) -> int:
-        """0 all proved, 1 some VC refuted, 2 otherwise undecided, 3 input error."""
-        if self.errors:
-            return 3
-        verdicts = {k.verdict for k in self.kernels}
-        if "failed" in verdicts:
-            return 1
-        if verdicts & {"unknown", "vacuous"}:
-            return 2
-        return 0
 
 
 def spec_files(paths: Sequence[str]) -> list[str]:
@@ -182,16 +103,25 @@ def prepare_kernel(
     kernel = make_monotonic(unrolled.kernel)
     with fresh_env() as env:
         expand = ExpandThreadQuantifiers(env) if n.threads is not None else None
-        vcs = []
-        for vc in generate(kernel, env, n):
-            formula = expand.walk(vc.formula) if expand is not None else vc.formula
-            text = script_text(Not(formula), [q.term for q in vc.queries])
-            vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations))
+
+        def expanded(f: FNode) -> FNode:
+            return expand.walk(f) if expand is not None else f
+
+        script = KernelScript(expanded)
+        texts = [
+            (vc, script.vc(vc.hyps, expanded(vc.obligation), [q.term for q in vc.queries]))
+            for vc in generate(kernel, env, n)
+        ]
+        prefix = script.text()
+        vcs = [
+            PreparedVc(vc.origin, text.body, vc.queries, vc.approximations, prefix, text.end)
+            for vc, text in texts
+        ]
     with fresh_env() as env:
         pre = precondition(kernel, env, n)
         pre_script = script_text(pre) if pre is not None else None
     seconds = time.perf_counter() - start
-    return PreparedKernel(path, kernel, n, tuple(vcs), seconds, pre_script, unrolled.missing)
+    return PreparedKernel(path, kernel, n, tuple(vcs), seconds, pre_script, unrolled.missing, prefix)
 
 
 def prepare(
