@@ -52,6 +52,7 @@ class KernelScript:
         self._declared: set[FNode] = set()
         self._written: set[int] = set()  # indices of the hypotheses whose path is defined
         self._text = term_writer()
+        self._query_text: dict[FNode, str] = {}  # VCs ask for many of the same terms
         self._joined: str | None = None
 
     def _emit(self, line: str) -> None:
@@ -80,12 +81,17 @@ class KernelScript:
         """`hyps → obligation` as a script body: the path asserted, the obligation negated."""
         path = self.path_name(hyps)
         self._declare(obligation)
-        for q in queries:
-            self._declare(q)
         lines = [f"(assert {path})", f"(assert (not {self._text(obligation)}))", "(check-sat)"]
         if queries:
-            lines.append("(get-value (" + " ".join(self._text(q) for q in queries) + "))")
+            lines.append("(get-value (" + " ".join(self._query(q) for q in queries) + "))")
         return VcText(self._length, "\n".join(lines) + "\n")
+
+    def _query(self, q: FNode) -> str:
+        text = self._query_text.get(q)
+        if text is None:
+            self._declare(q)
+            text = self._query_text[q] = self._text(q)
+        return text
 
     def text(self) -> str:
         """The prefix so far (every VC's `end` is an offset into it)."""

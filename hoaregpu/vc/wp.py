@@ -34,12 +34,14 @@ H-WHILE with the invariant strengthened by those facts, as Boogie does.
 
 from __future__ import annotations
 
+from pysmt.fnode import FNode
+
 from .. import core
 from ..smt.assign import assign_update
 from ..smt.encode import Mask
 from .calls import vc_atomic, vc_declared_only
 from .kinds import Origin, VcKind
-from .passive import Task, VcGen, frame
+from .passive import Task, VcGen, frame, rename
 
 
 def step(stmt: core.Stmt, mask: Mask, g: VcGen) -> None:
@@ -121,33 +123,37 @@ def vc_while(stmt: core.While, mask: Mask, g: VcGen) -> None:
     no thread reaches the loop, as for assert/assume) and is its own obligation, in the
     state where it is proved or assumed."""
     enc = g.enc
-
-    def invariant_obligations(kind: VcKind) -> None:
-        for inv in stmt.invariants:
-            g.prove(enc.formula_active(inv.term, mask), Origin(kind, inv.span, "H-WHILE"))
-
-    def assume_invariant() -> None:
-        g.assume(enc.mgr.And([enc.formula_active(inv.term, mask) for inv in stmt.invariants]))
-
-    invariant_obligations(VcKind.LOOP_INVARIANT_ENTRY)
     assigned = _assigned(stmt.body)
+    before = {x: enc.symbol(x) for x in assigned}
     havoc = g.havoc(assigned)
-    g.assume(enc.mgr.And([frame(enc, x, havoc[x], mask) for x in assigned if not mask.is_all]))
+    framed = enc.mgr.And([frame(enc, x, havoc[x], mask) for x in assigned if not mask.is_all])
+    # I is encoded once, at the loop head (after the havoc), and renamed to the state where
+    # it is proved: before the loop (entry) and after the body (preserved), as WP renames it.
     g.make_current(havoc)
+    clauses = [(inv, enc.formula_active(inv.term, mask)) for inv in stmt.invariants]
+    invariant = enc.mgr.And([f for _, f in clauses])
+
+    def invariant_obligations(kind: VcKind, state: dict[str, FNode]) -> None:
+        mapping = {havoc[x]: state[x] for x in assigned}
+        for inv, f in clauses:
+            g.prove(rename(enc.env, f, mapping), Origin(kind, inv.span, "H-WHILE"))
+
+    invariant_obligations(VcKind.LOOP_INVARIANT_ENTRY, before)
+    g.assume(framed)
     head_hyps, head_state = g.hyps, enc.mark()
     z = enc.fresh_thread_pred("z")
 
     def enter_body() -> None:
-        assume_invariant()
+        g.assume(invariant)
         g.assume(enc.define_thread_pred(z, stmt.cond))
 
     def leave_body() -> None:
-        invariant_obligations(VcKind.LOOP_INVARIANT_PRESERVED)
+        invariant_obligations(VcKind.LOOP_INVARIANT_PRESERVED, {x: enc.symbol(x) for x in assigned})
         g.hyps = head_hyps  # back at the loop head: the continuation does not see the body
         enc.undo_to(head_state)
 
     def exit_loop() -> None:
-        assume_invariant()
+        g.assume(invariant)
         g.assume(enc.none_active(mask, stmt.cond))
 
     g.later(enter_body, _step_task(stmt.body, mask.conj(z, True), g), leave_body, exit_loop)
