@@ -91,7 +91,8 @@ SLOPES = ("prepare_seconds", "prepare_cpu", "frontend_cpu", "vcgen_cpu", "smt_by
 
 
 def sizes(max_n: int) -> list[int]:
-    out, k = [], 0
+    out: list[int] = []
+    k = 0
     while True:
         n = (10 if k % 2 == 0 else 30) * 10 ** (k // 2)
         if n > max_n:

@@ -240,6 +240,7 @@ __all__ = [
     "HoareGpuError",
     "KernelResult",
     "PreparedKernel",
+    "PreparedVc",
     "RunResult",
     "VcResult",
     "VerifyOptions",

@@ -11,10 +11,12 @@ from pipeline_kit import kernel, line_of
 
 from hoaregpu import core
 from hoaregpu.driver import fresh_env, prepare_kernel
+from hoaregpu.prepared import PreparedKernel
 from hoaregpu.smt.script import KernelScript
 from hoaregpu.solvers import Outcome, SolverOptions, SolveTask, solve_many
 from hoaregpu.terms import Binary, BinOp, IntLit, Var
 from hoaregpu.vc.generate import generate
+from hoaregpu.vc.goals import Hyp
 from hoaregpu.vc.kinds import VcKind
 
 MIXED = """
@@ -69,11 +71,11 @@ def test_the_loop_continuation_does_not_see_the_body() -> None:
         assert shared and len(shared) < len(body_path)
 
 
-def _nodes(h: object) -> list[object]:
+def _nodes(h: Hyp | None) -> list[Hyp]:
     out = []
     while h is not None:
         out.append(h)
-        h = h.parent  # type: ignore[attr-defined]
+        h = h.parent
     return out
 
 
@@ -86,7 +88,9 @@ def test_wrong_kernels_are_still_refuted_and_right_ones_proved() -> None:
         prepared = prepare_kernel(path, kernel(src), None)
     tasks = [SolveTask(vc.script, "z3") for vc in prepared.vcs]
     results = solve_many(tasks, SolverOptions(timeout=10))
-    verdicts = {(vc.origin.kind, vc.origin.span.line): r.outcome for vc, r in zip(prepared.vcs, results, strict=True)}
+    verdicts = {
+        (vc.origin.kind, vc.origin.span.line): r.outcome for vc, r in zip(prepared.vcs, results, strict=True)
+    }
     line = line_of(src, "invariant x >= 2")
     assert verdicts[(VcKind.LOOP_INVARIANT_ENTRY, line)] is Outcome.REFUTED
     assert verdicts[(VcKind.LOOP_INVARIANT_PRESERVED, line)] is Outcome.PROVED  # x only grows
@@ -99,10 +103,11 @@ def sequential(n: int) -> str:
         f"    for (int i{k} = 0; i{k} < n; i{k}++) {{ a[threadIdx.x] = a[threadIdx.x] + 1; }}\n"
         for k in range(n)
     )
-    return f"/*@ ensures a[threadIdx.x] >= \\old(a[threadIdx.x]); */\n__global__ void k(int *a, int n) {{\n{loops}}}\n"
+    head = "/*@ ensures a[threadIdx.x] >= \\old(a[threadIdx.x]); */\n"
+    return f"{head}__global__ void k(int *a, int n) {{\n{loops}}}\n"
 
 
-def _prepared(src: str, tmp_path: object, name: str) -> object:
+def _prepared(src: str, tmp_path: object, name: str) -> PreparedKernel:
     path = f"{tmp_path}/{name}.cu"
     with open(path, "w", encoding="utf-8") as f:
         f.write(src)
@@ -115,26 +120,30 @@ def test_smt_text_grows_linearly_with_sequential_loops(tmp_path: object) -> None
     sizes = {}
     for n in (10, 20, 40):
         p = _prepared(sequential(n), tmp_path, f"seq{n}")
-        sizes[n] = len(p.smt_prefix) + sum(len(vc.body) for vc in p.vcs)  # type: ignore[attr-defined]
-        bodies = [len(vc.body) for vc in p.vcs]  # type: ignore[attr-defined]
+        sizes[n] = len(p.smt_prefix) + sum(len(vc.body) for vc in p.vcs)
+        bodies = [len(vc.body) for vc in p.vcs]
         assert max(bodies) < 3 * min(bodies) + 2000  # a body does not grow with its path
     assert sizes[20] / sizes[10] < 2.3 and sizes[40] / sizes[20] < 2.3, sizes
 
 
 def test_each_vc_script_is_standalone_and_ends_with_its_body(tmp_path: object) -> None:
     p = _prepared(sequential(3), tmp_path, "seq3")
-    for vc in p.vcs:  # type: ignore[attr-defined]
-        assert vc.script == p.smt_prefix[: vc.prefix_end] + vc.body  # type: ignore[attr-defined]
+    for vc in p.vcs:
+        assert vc.script == p.smt_prefix[: vc.prefix_end] + vc.body
         assert vc.script.startswith("(set-option :produce-models true)")
         assert vc.body.startswith("(assert ") and "(check-sat)" in vc.body
-    results = solve_many([SolveTask(vc.script, s) for vc in p.vcs for s in ("z3", "cvc5")], SolverOptions(timeout=10))  # type: ignore[attr-defined]
+    results = solve_many(
+        [SolveTask(vc.script, s) for vc in p.vcs for s in ("z3", "cvc5")], SolverOptions(timeout=10)
+    )
     assert {r.outcome for r in results} == {Outcome.PROVED}
 
 
 def test_a_refuted_vc_model_is_checked_against_the_shared_script(tmp_path: object) -> None:
-    src = sequential(2).replace(">= \\old(a[threadIdx.x]); */\n    for (int i1", "> \\old(a[threadIdx.x]); */\n    for (int i1")
+    src = sequential(2).replace(
+        ">= \\old(a[threadIdx.x]); */\n    for (int i1", "> \\old(a[threadIdx.x]); */\n    for (int i1"
+    )
     p = _prepared(src, tmp_path, "bad")
-    results = solve_many([SolveTask(vc.script, "z3") for vc in p.vcs], SolverOptions(timeout=10))  # type: ignore[attr-defined]
+    results = solve_many([SolveTask(vc.script, "z3") for vc in p.vcs], SolverOptions(timeout=10))
     refuted = [r for r in results if r.outcome is Outcome.REFUTED]
     assert refuted
     assert all("confirmed" in (r.model_check or "") for r in refuted), [r.model_check for r in refuted]
