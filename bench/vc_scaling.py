@@ -174,13 +174,10 @@ def markdown(rows: list[dict[str, object]], fits: dict[str, dict[str, float | No
             f"| {r['frontend_cpu']} | {r['vcgen_cpu']} | {r['prepare_cpu']} "
             f"| {r['smt_bytes']} | {r['solver_input_bytes']} |"
         )
-    lines += [
-        "",
-        "| family | slope: prepare time | slope: SMT bytes | slope: solver input |",
-        "| --- | ---: | ---: | ---: |",
-    ]
+    header = "| family | " + " | ".join(SLOPES) + " |"
+    lines += ["", "Log-log slopes:", "", header, "| --- |" + " ---: |" * len(SLOPES)]
     for fam, f in fits.items():
-        lines.append(f"| {fam} | {f['prepare_seconds']} | {f['smt_bytes']} | {f['solver_input_bytes']} |")
+        lines.append(f"| {fam} | " + " | ".join(str(f[k]) for k in SLOPES) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -190,11 +187,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--families", nargs="+", choices=sorted(FAMILIES), default=list(FAMILIES))
     ap.add_argument("--out", default=str(RESULTS / "vc_scaling"), help="results path without suffix")
     ap.add_argument("--time-limit", type=float, default=120.0, help="stop a family after a size takes longer")
+    ap.add_argument("--rows", help="rebuild the results from the JSON rows a run printed (one a line)")
     args = ap.parse_args(argv)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))  # the default: no hidden help
     rows: list[dict[str, object]] = []
+    if args.rows:
+        lines = Path(args.rows).read_text(encoding="utf-8").splitlines()
+        rows = [json.loads(x) for x in lines if x.startswith('{"family"')]
+        args.families = [f for f in FAMILIES if any(r["family"] == f for r in rows)]
     with tempfile.TemporaryDirectory() as tmp:
-        for fam in args.families:
+        for fam in args.families if not args.rows else ():
             for n in sizes(args.max_n):
                 row = measure(fam, n, Path(tmp))
                 rows.append(row)
