@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 from typing import TypeAlias
 
 from .atomics import AtomicOp
@@ -223,13 +224,20 @@ class Kernel:
         return self.launch.threads
 
     def decl(self, name: str) -> VarDecl:
-        for d in self.decls:
-            if d.name == name:
-                return d
-        raise KeyError(name)
+        return self._decls_by_name[name]
 
     def has_decl(self, name: str) -> bool:
-        return any(d.name == name for d in self.decls)
+        return name in self._decls_by_name
+
+    @cached_property
+    def _decls_by_name(self) -> dict[str, VarDecl]:
+        """(Looked up for every variable the encoder reads: a scan made VC generation
+        quadratic in kernels with many variables. The first declaration of a name wins, as
+        the scan did.)"""
+        out: dict[str, VarDecl] = {}
+        for d in self.decls:
+            out.setdefault(d.name, d)
+        return out
 
 
 def statements(stmt: Stmt) -> Iterator[Stmt]:

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pysmt.environment import Environment, get_env, pop_env, push_env
+from pysmt.fnode import FNode
 
 from . import core
 from .deep import deep
@@ -25,19 +25,18 @@ from .grid import with_contract
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
 from .lower import lower_file
+from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcResult
 from .races import Site, is_race_vc, race_kernel
+from .smt.script import KernelScript
 from .smt.smtlib import script_text
 from .smt.thread_encoding import ThreadEncoder, choose
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask
 from .solvers.cache import ResultCache
 from .solvers.executor import Executor, LocalExecutor
 from .transform import make_monotonic
-from .unroll import MissingInvariant, unroll
-from .vc.generate import Query, generate, precondition
+from .unroll import unroll
+from .vc.generate import generate, precondition
 from .vc.kinds import Origin
-
-if TYPE_CHECKING:
-    from .interp.replay_cex import ReplayVerdict
 
 
 @dataclass(frozen=True)
@@ -60,87 +59,6 @@ class VerifyOptions:
             raise ConfigError(f"--threads must be at least 1, not {self.threads}")
         if self.jobs < 1:
             raise ConfigError(f"--jobs must be at least 1, not {self.jobs}")
-
-
-@dataclass(frozen=True)
-class PreparedVc:
-    origin: Origin
-    script: str
-    queries: tuple[Query, ...]
-    approximations: tuple[str, ...] = ()  # see `vc.generate.Vc`; `settle_approximate`
-    # the same VC in other thread encodings, raced beside `script` (`smt.thread_encoding`)
-    alternatives: tuple[str, ...] = ()
-    encodings: tuple[str, ...] = ()  # the names of `script`'s encoding and the alternatives'
-
-
-@dataclass(frozen=True)
-class PreparedKernel:
-    path: str
-    kernel: core.Kernel  # after lowering, unrolling and the monotonic-loop transform
-    launch: Launch  # the sizes fixed by the contract and the command line
-
-    @property
-    def threads(self) -> int | None:
-        return self.launch.threads
-
-    vcs: tuple[PreparedVc, ...]
-    frontend_seconds: float
-    # A script asserting the precondition: unsat means `requires` is contradictory.
-    precondition_script: str | None = None
-    # loops without a `loop invariant` that were not unrolled: H-WHILE used `true` for them
-    missing_invariants: tuple[MissingInvariant, ...] = ()
-    races_checked: bool = False  # the VCs include race checks (hoaregpu.races)
-    race_sites: Mapping[int, Site] = field(default_factory=dict)  # their access sites, by number
-
-
-@dataclass(frozen=True)
-class VcResult:
-    vc: PreparedVc
-    result: SolverResult
-    replay: ReplayVerdict | None = None  # a refuted VC run from its model (`interp.replay_cex`)
-
-
-@dataclass(frozen=True)
-class KernelResult:
-    prepared: PreparedKernel
-    results: tuple[VcResult, ...]
-    precondition: SolverResult | None = None  # satisfiability of `requires` (sat = REFUTED)
-    # device functions called through their contracts whose own verification did not succeed
-    unverified_callees: tuple[str, ...] = ()
-
-    @property
-    def vacuous(self) -> bool:
-        """`requires` is contradictory: the solver proved its negation."""
-        return self.precondition is not None and self.precondition.outcome is Outcome.PROVED
-
-    @property
-    def verdict(self) -> str:
-        outcomes = {r.result.outcome for r in self.results}
-        if Outcome.REFUTED in outcomes:
-            return "failed"
-        if self.vacuous:
-            return "vacuous"
-        if outcomes <= {Outcome.PROVED} and not self.unverified_callees:
-            return "verified"
-        return "unknown"
-
-
-@dataclass(frozen=True)
-class RunResult:
-    kernels: tuple[KernelResult, ...]
-    errors: tuple[SpecError, ...]
-
-    @property
-    def exit_code(self) -> int:
-        """0 all proved, 1 some VC refuted, 2 otherwise undecided, 3 input error."""
-        if self.errors:
-            return 3
-        verdicts = {k.verdict for k in self.kernels}
-        if "failed" in verdicts:
-            return 1
-        if verdicts & {"unknown", "vacuous"}:
-            return 2
-        return 0
 
 
 def spec_files(paths: Sequence[str]) -> list[str]:
@@ -201,21 +119,41 @@ def prepare_kernel(
     if check_races:
         checked, sites = race_kernel(kernel, n)
         sources.append((checked, is_race_vc))
-    vcs = []
+    vcs: list[PreparedVc] = []
+    prefixes: list[str] = []
     for source, keep in sources:
         with fresh_env() as env:
             encoder, encodings = ThreadEncoder(env), choose(n.threads)
+
+            def encoded(f: FNode) -> FNode:
+                return encoder.encode(f, encodings[0])  # noqa: B023 (used in this iteration)
+
+            # one shared text per kernel (`smt.script`); where a fixed thread count makes
+            # another encoding worth racing, that VC's alternative is a standalone script
+            script = KernelScript(encoded)
+            texts = []
             for vc in generate(source, env, n):
                 if keep is not None and not keep(vc.origin):
                     continue
-                text, alts, names = encoder.scripts(vc.formula, [q.term for q in vc.queries], encodings)
-                vcs.append(PreparedVc(vc.origin, text, vc.queries, vc.approximations, alts, names))
+                queries = [q.term for q in vc.queries]
+                text = script.vc(vc.hyps, encoded(vc.obligation), queries)
+                alts: tuple[str, ...] = ()
+                names: tuple[str, ...] = ()
+                if len(encodings) > 1:
+                    _, alts, names = encoder.scripts(vc.formula, queries, encodings)
+                texts.append((vc, text, alts, names))
+            prefix = script.text()
+            prefixes.append(prefix)
+            vcs += [
+                PreparedVc(vc.origin, text.body, vc.queries, vc.approximations, prefix, text.end, alts, names)
+                for vc, text, alts, names in texts
+            ]
     with fresh_env() as env:
         pre = precondition(kernel, env, n)
         pre_script = script_text(pre) if pre is not None else None
     seconds = time.perf_counter() - start
     return PreparedKernel(
-        path, kernel, n, tuple(vcs), seconds, pre_script, unrolled.missing, check_races, sites
+        path, kernel, n, tuple(vcs), seconds, pre_script, unrolled.missing, prefixes[0], check_races, sites
     )
 
 
@@ -339,6 +277,7 @@ __all__ = [
     "HoareGpuError",
     "KernelResult",
     "PreparedKernel",
+    "PreparedVc",
     "RunResult",
     "VcResult",
     "VerifyOptions",

@@ -20,11 +20,11 @@ import signal
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core import Assert, If, Kernel, Opaque, Seq, Stmt, Sync, VarKind, While, statements
 from ..launch import Launch
+from ..prepared import KernelResult, ReplayVerdict
 from ..solvers.outcome import Outcome, Value
 from ..vc.generate import Query
 from ..vc.kinds import Origin, VcKind
@@ -48,9 +48,6 @@ from .results import (
 from .run import replay
 from .values import State, inputs_of
 
-if TYPE_CHECKING:
-    from ..driver import KernelResult
-
 REPLAY_STEP_BUDGET = 50_000  # lockstep steps per run
 REPLAY_SECONDS = 10.0  # wall-clock limit per refuted VC, all models (main thread only)
 SEEDS = 8  # seeds tried when the run has write conflicts (the winner is picked by the seed)
@@ -69,34 +66,6 @@ _KIND = {
 }
 
 ZERO_NOTE = "array cells the model does not give start at 0"
-
-
-@dataclass(frozen=True)
-class ReplayVerdict:
-    """Whether running the counterexample shows the failure, and what happened."""
-
-    confirmed: bool
-    detail: str
-    threads: int | None = None
-    inputs: dict[str, Any] | None = None
-    run: RunResult | None = None
-
-    @property
-    def note(self) -> str:
-        """The report's `note:` text."""
-        if self.confirmed:
-            return f"confirmed by execution: {self.detail}"
-        if self.detail.startswith(("replay failed", "not reproduced")):
-            return self.detail
-        return f"not reproduced by execution: {self.detail}"
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"confirmed": self.confirmed, "detail": self.detail}
-        if self.threads is not None:
-            out["threads"] = self.threads
-        if self.inputs is not None:
-            out["inputs"] = self.inputs
-        return out
 
 
 class _Timeout(BaseException):  # not an Exception: no handler in the interpreter swallows it

@@ -86,15 +86,18 @@ class Encoder:
             self.nthreads = self.mgr.Int(prod(v.constant_value() for v in live_sizes))
         else:
             self.nthreads = live_sizes[0] if len(live_sizes) == 1 else self.mgr.Times(live_sizes)
-        self._base: dict[str, FNode] = {}
-        self._old: dict[str, FNode] = {}
+        self._base: dict[str, FNode] = {}  # the initial state (what `\\old` reads)
         self._versions: dict[FNode, str] = {}  # x' symbols made by H-ASSIGN / loop havoc
+        # The current state of forward VC generation (`vc.wp`): variable -> its newest
+        # version, where it differs from the initial one; every change is journaled so
+        # that a loop's continuation can return to the loop head's state (`undo_to`).
+        self._current: dict[str, FNode] = {}
+        self._journal: list[tuple[str, FNode | None]] = []
         for d in kernel.decls:
             # A C name may be an SMT-LIB theory symbol (`abs`, `div`, `store`, ...); `.v`
             # cannot occur in a C name or a lowering rename (`x.1`), so it never clashes.
             smt_name = f"{d.name}.v" if d.name in RESERVED_NAMES else d.name
             self._base[d.name] = self.mgr.Symbol(smt_name, self.var_type(d))
-            self._old[d.name] = self.mgr.Symbol(f"{smt_name}.old", self.var_type(d))
 
     # -- the grid (hoaregpu.grid) ---------------------------------------------------
 
@@ -217,15 +220,30 @@ class Encoder:
         return FunctionType(INT, [INT] * arity) if arity else INT
 
     def symbol(self, name: str) -> FNode:
-        """The variable's symbol in the current state (WP renames it as it goes)."""
+        """The variable's symbol in the current state (the initial one until VC generation
+        gives it a new version)."""
+        return self._current.get(name) or self._base[name]
+
+    def initial_symbol(self, name: str) -> FNode:
+        """The variable in the kernel's initial state (what `\\old(x)` reads)."""
         return self._base[name]
 
-    def old_symbol(self, name: str) -> FNode:
-        return self._old[name]
+    def set_version(self, name: str, sym: FNode) -> None:
+        """From now on `name` is `sym` (an x' of H-ASSIGN, a loop's or a call's havoc)."""
+        self._journal.append((name, self._current.get(name)))
+        self._current[name] = sym
 
-    def old_to_initial(self) -> dict[FNode, FNode]:
-        """`\\old(x)` refers to the initial state, which the finished WP names by the base symbols."""
-        return {self._old[n]: self._base[n] for n in self._base}
+    def mark(self) -> int:
+        """The current state, to return to with `undo_to`."""
+        return len(self._journal)
+
+    def undo_to(self, mark: int) -> None:
+        while len(self._journal) > mark:
+            name, previous = self._journal.pop()
+            if previous is None:
+                del self._current[name]
+            else:
+                self._current[name] = previous
 
     def fresh(self, base: str, typ: PySMTType) -> FNode:
         # `!` never occurs in program names (C names, `x.1` renamings, `x.old`), so no clash.
@@ -375,7 +393,7 @@ class Encoder:
             if t.name in bound and not t.indices:
                 return bound[t.name]
             d = self.kernel.decl(t.name)
-            sym = self._old[t.name] if old else self._base[t.name]
+            sym = self._base[t.name] if old else self.symbol(t.name)
             args = [self._int(self._value(i, thread, bound, old)) for i in t.indices]
             if d.kind is core.VarKind.LOCAL:
                 args = [self._need_thread(thread, t.span, d.display_name), *args]

@@ -84,7 +84,12 @@ def _check_name(name: str) -> None:
         raise SolverError(f"symbol name {name!r} cannot be written in SMT-LIB 2")
 
 
-def _declaration(symbol: FNode) -> str:
+def term_writer() -> _TermWriter:
+    """A printer of terms as SMT-LIB text (integer division as `div`), to reuse."""
+    return _TermWriter()
+
+
+def declaration(symbol: FNode) -> str:
     name = symbol.symbol_name()
     _check_name(name)
     ty = symbol.symbol_type()
@@ -100,7 +105,7 @@ def script_text(formula: FNode, queries: Sequence[FNode] = ()) -> str:
     for q in queries:
         symbols.update(q.get_free_variables())
     lines = ["(set-option :produce-models true)", f"(set-logic {SMTLIB_LOGIC})"]
-    lines.extend(_declaration(s) for s in sorted(symbols, key=lambda s: s.symbol_name()))
+    lines.extend(declaration(s) for s in sorted(symbols, key=lambda s: s.symbol_name()))
     text = _TermWriter()
     lines.append(f"(assert {text(formula)})")
     lines.append("(check-sat)")

@@ -5,7 +5,10 @@ Why a process per call: z3 is not repeatable inside one process (the same VC too
 The parent never solves; it forks a worker per task, hands it the SMT-LIB text,
 and gets back a small tuple. The parent enforces the wall-clock limit (timeout +
 grace, then SIGKILL to the worker's whole process group, which includes any solver
-binary it started); the worker caps its own address space with RLIMIT_AS.
+binary it started); the worker caps its own address space with RLIMIT_AS, at what it
+inherited from the parent plus the memory limit (a fork shares the parent's address space,
+which in a long-lived process such as a test run or the language server may be gigabytes
+already: a cap below it would fail the solver's first thread at once).
 Solver misbehaviour of any kind becomes a SolverResult, never an exception.
 
 A refutation is checked before it counts: the worker that got sat checks the solver's
@@ -70,6 +73,15 @@ def _checked(conn: Connection, name: str, script: str, answer: Answer, options: 
     return (Outcome.REFUTED.value, answer.values, answer.message, check.note(), 0)
 
 
+def _address_space() -> int:
+    """This process's virtual size in bytes (0 where /proc is missing)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _worker(conn: Connection, name: str, scripts: tuple[str, ...], options: SolverOptions) -> None:
     """Body of a worker process: solve one script, check a model, send the reply, exit."""
     reply: _Reply
@@ -77,7 +89,7 @@ def _worker(conn: Connection, name: str, scripts: tuple[str, ...], options: Solv
         os.setpgid(0, 0)
         faulthandler.disable()  # a crashing solver is reported as ERROR, without a Python dump
         if options.memory_mb is not None:
-            limit = options.memory_mb * 1024 * 1024
+            limit = _address_space() + options.memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         which, answer = race(get_backend(name), scripts, options)  # one script: no race
         if answer.outcome is Outcome.REFUTED:

@@ -130,6 +130,7 @@ def check_script(script: str, model: str) -> str:
     defined = _model_forms(model)
     declared: list[SExpr] = []
     asserted: list[SExpr] = []
+    macros: list[SExpr] = []  # the script's own definitions (`smt.script`: the VC's paths)
     for item in read_sexprs(script):
         if not isinstance(item, list) or not item:
             continue
@@ -141,11 +142,15 @@ def check_script(script: str, model: str) -> str:
                 raise WrongModel(f"it defines {name} with another sort than the script declares")
         elif item[0] == "assert":
             asserted.append(item)
+        elif item[0] == "define-fun" and len(item) == 5:
+            macros.append(item)
         elif item[0] in ("define-fun", "declare-sort", "define-sort", "push", "pop"):
             raise ValueError(f"the script has a {item[0]} command")
     if not asserted:
         raise ValueError("the script asserts nothing")
-    forms = declared + _in_order(defined) + asserted
+    own = {_key(m[1]) for m in macros if isinstance(m, list)}
+    model_forms = [f for f in _in_order(defined) if isinstance(f, list) and _key(f[1]) not in own]
+    forms = declared + model_forms + macros + asserted
     return "\n".join(show_sexpr(f) for f in forms) + "\n"
 
 

@@ -1,5 +1,7 @@
-"""Weakest preconditions of the calls the verifier does not look into (`core.Opaque` with
-`declared_only` or `atomic`; calls through a contract are `wp.wp_opaque`).
+"""VC generation for the calls the verifier does not look into (`core.Opaque` with
+`declared_only` or `atomic`; calls through a contract are `wp.vc_opaque`). Each adds a
+hypothesis about fresh versions of what the call changes, and makes them current (the
+renaming Q[x̄'/x̄] below is done forward, as for H-ASSIGN: `vc.wp`).
 
 A function declared without a body: every local it may change gets arbitrary new values at
 the active threads (the others keep theirs), every array it may change gets arbitrary new
@@ -38,24 +40,24 @@ from ..smt import approx
 from ..smt.assign import assign_update
 from ..smt.encode import Encoder, Mask
 from ..terms import Var, subterms
-from .goals import GImp, Goal, rename
+from .passive import VcGen, frame
 
 approx.register("atomic", "an atomic operation on cells several active threads may address")
 
 
-def wp_declared_only(stmt: core.Opaque, mask: Mask, post: Goal, enc: Encoder) -> Goal:
-    from .wp import _frame
-
+def vc_declared_only(stmt: core.Opaque, mask: Mask, g: VcGen) -> None:
+    enc = g.enc
     assigned = sorted(core.assigned_vars(stmt))
-    havoc = {enc.symbol(x): enc.fresh_like(x) for x in assigned}
+    havoc = g.havoc(assigned)
     frames = []
     for x in assigned:
-        new = havoc[enc.symbol(x)]
+        new = havoc[x]
         if enc.kernel.decl(x).kind is core.VarKind.LOCAL:
-            frames.append(_frame(enc, x, new, mask))
+            frames.append(frame(enc, x, new, mask))
         else:
             frames.append(enc.mgr.Implies(enc.none_active(mask), _same(enc, x, new)))
-    return GImp(enc.mgr.And(frames), rename(post, havoc, enc.env))
+    g.assume(enc.mgr.And(frames))
+    g.make_current(havoc)
 
 
 def _same(enc: Encoder, name: str, new: FNode) -> FNode:
@@ -68,14 +70,13 @@ def _same(enc: Encoder, name: str, new: FNode) -> FNode:
 FOLD_LIMIT = 64  # threads up to which an atomicAdd's total is written out as a sum
 
 
-def wp_atomic(stmt: core.Opaque, mask: Mask, post: Goal, enc: Encoder) -> Goal:
-    from .wp import _frame
-
+def vc_atomic(stmt: core.Opaque, mask: Mask, g: VcGen) -> None:
+    enc = g.enc
     a = stmt.atomic
     assert a is not None
     m = enc.mgr
     decl = enc.kernel.decl(a.target)
-    old_t, old_r = enc.symbol(a.target), enc.symbol(a.result)
+    old_t = enc.symbol(a.target)
     cell = Var(a.target, a.indices, stmt.span)
 
     def addr(thread: FNode) -> list[FNode]:
@@ -93,7 +94,7 @@ def wp_atomic(stmt: core.Opaque, mask: Mask, post: Goal, enc: Encoder) -> Goal:
         ),
     )
     facts: list[FNode] = []
-    renaming: dict[FNode, FNode] = {}
+    renaming: dict[str, FNode] = {}
     exact_t = _exact_array(enc, a, mask, addr, same_cell)
     if exact_t is not None:
         new_t = enc.fresh_like(a.target)
@@ -110,18 +111,19 @@ def wp_atomic(stmt: core.Opaque, mask: Mask, post: Goal, enc: Encoder) -> Goal:
         frame_t = m.Implies(changed, addressed)
         facts.append(m.ForAll(ns, frame_t) if ns else frame_t)
         facts.append(m.Implies(distinct, assign_update(enc, new_t, mask, a.target, a.indices, value)))
-    renaming[old_t] = new_t
+    renaming[a.target] = new_t
     if _is_read(enc.kernel, a.result):  # else its value does not matter
         new_r = enc.fresh(approx.PREFIX + "atomic", enc.var_type(enc.kernel.decl(a.result)))
         enc._versions[new_r] = a.result
-        facts.append(_frame(enc, a.result, new_r, mask))
+        facts.append(frame(enc, a.result, new_r, mask))
         facts.append(m.Implies(distinct, assign_update(enc, new_r, mask, a.result, (), cell)))
         if a.bits is not None:  # an unsigned result is not negative, whatever the order
             r = enc.fresh("t", INT)
             nonneg = m.Implies(enc.active(mask, r), m.GE(enc.apply(new_r, [r]), m.Int(0)))
             facts.append(m.Or(distinct, m.ForAll([r], nonneg)))
-        renaming[old_r] = new_r
-    return GImp(m.And(facts), rename(post, renaming, enc.env))
+        renaming[a.result] = new_r
+    g.assume(m.And(facts))
+    g.make_current(renaming)
 
 
 def _exact_array(

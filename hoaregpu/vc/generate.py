@@ -11,11 +11,14 @@ array cells the obligation reads).
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
+from weakref import WeakKeyDictionary
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import INT
+from pysmt.walkers import IdentityDagWalker
 
 from .. import core
 from ..errors import Span
@@ -24,9 +27,10 @@ from ..smt import sums
 from ..smt.approx import approximations
 from ..smt.encode import Encoder, Mask
 from ..terms import builtin_name
-from .goals import GImp, GLeaf, Goal, Renamer, conj, split
+from .goals import Hyp, Obligation, path_of
 from .kinds import Origin, VcKind
-from .wp import WpContext, wp
+from .passive import VcGen
+from .wp import obligations
 
 MAX_CELL_QUERIES = 12
 
@@ -46,9 +50,14 @@ class Query:
 
 @dataclass(frozen=True)
 class Vc:
+    """`hypotheses → obligation`: the hypotheses are a path shared with other VCs
+    (`goals.Hyp`); `formula` builds the implication itself (on demand: it is as large as
+    the path, and the driver prints the shared paths once instead, `smt.script`)."""
+
     kernel: str
     origin: Origin
-    formula: FNode
+    hyps: Hyp | None = field(repr=False)
+    obligation: FNode
     queries: tuple[Query, ...]
     # what the formula approximates by uninterpreted functions (`smt.approx`): a refutation
     # of such a VC may be spurious until execution confirms it
@@ -57,6 +66,13 @@ class Vc:
     @property
     def kind(self) -> VcKind:
         return self.origin.kind
+
+    @cached_property
+    def formula(self) -> FNode:
+        """(h1 ∧ … ∧ hk) → obligation, in the current pySMT environment (the kernel's)."""
+        from pysmt.shortcuts import And, Implies
+
+        return Implies(And(path_of(self.hyps)), self.obligation)
 
 
 def entry_facts(enc: Encoder, kernel: core.Kernel) -> list[FNode]:
@@ -91,19 +107,18 @@ def entry_facts(enc: Encoder, kernel: core.Kernel) -> list[FNode]:
     return facts
 
 
-def kernel_goal(enc: Encoder, kernel: core.Kernel) -> Goal:
-    """{requires} T ⇒ body {ensures} as a goal: requires → wp(body, T, ensures)."""
+def kernel_obligations(enc: Encoder, kernel: core.Kernel) -> list[Obligation]:
+    """{requires} T ⇒ body {ensures}: under requires (and the entry facts), the obligations
+    of the body, then `ensures` in the final state. The encoder is left in the initial state."""
     span = kernel.span or Span("<kernel>", 1, 1)
     top = Mask()
-    post = conj(
-        *(
-            GLeaf(enc.formula(f.term, top), Origin(VcKind.POSTCONDITION, f.span, "H-CONSEQ"))
-            for f in kernel.ensures
-        )
-    )
-    body = wp(kernel.body, top, post, WpContext(enc, span))
-    pre = [*entry_facts(enc, kernel), *(enc.formula(f.term, top) for f in kernel.requires)]
-    return GImp(enc.mgr.And(pre), body)
+    g = VcGen(enc, span)
+    g.assume(enc.mgr.And([*entry_facts(enc, kernel), *(enc.formula(f.term, top) for f in kernel.requires)]))
+    obligations(kernel.body, top, g)
+    for f in kernel.ensures:
+        g.prove(enc.formula(f.term, top), Origin(VcKind.POSTCONDITION, f.span, "H-CONSEQ"))
+    enc.undo_to(0)
+    return g.obligations
 
 
 def precondition(kernel: core.Kernel, env: Environment, threads: int | Launch | None = None) -> FNode | None:
@@ -114,38 +129,79 @@ def precondition(kernel: core.Kernel, env: Environment, threads: int | Launch | 
         return None
     enc = Encoder(kernel, env, threads)
     pre = enc.mgr.And([*entry_facts(enc, kernel), *(enc.formula(f.term, Mask()) for f in kernel.requires)])
-    return sums.close_formula(env, Renamer(enc.old_to_initial(), env).walk(pre))
+    return sums.close_formula(env, pre)
 
 
 def generate(kernel: core.Kernel, env: Environment, threads: int | Launch | None = None) -> list[Vc]:
+    """The kernel's VCs, in program order. Time and space are linear in the kernel: the VCs
+    share their hypotheses (`Vc.hyps`)."""
     enc = Encoder(kernel, env, threads)
-    goal = kernel_goal(enc, kernel)
-    to_initial = Renamer(enc.old_to_initial(), env)  # its own walker: `rename` reuses the shared one
     out = []
-    for hyps, leaf in split(goal):
-        obligation, witnesses = _strip_foralls(enc, to_initial.walk(leaf.formula))
-        hyp = to_initial.walk(enc.mgr.And(hyps))
-        # aggregates (smt.sums) get their meaning once the VC's states are all named
-        formula, obligation = sums.close(env, hyp, obligation, enc.nthreads.is_constant())
-        queries = _queries(enc, kernel, formula, obligation, witnesses)
-        out.append(Vc(kernel.name, leaf.origin, formula, queries, approximations(formula)))
+    leaves = kernel_obligations(enc, kernel)
+    known = _Known(enc, kernel)
+    closing = _Closing(env, leaves, enc.nthreads.is_constant())
+    for leaf in leaves:
+        obligation, witnesses = _strip_foralls(enc, leaf.formula)
+        hyps = leaf.hyps
+        if closing.needed(hyps, obligation):
+            hyps, obligation = closing.close(hyps, obligation)
+        queries = _queries(enc, kernel, known, obligation, witnesses)
+        found = set(approximations(obligation))
+        if hyps is not None:
+            found |= hyps.approximations
+        out.append(Vc(kernel.name, leaf.origin, hyps, obligation, queries, tuple(sorted(found))))
     return out
+
+
+class _Closing:
+    """Aggregates (`smt.sums`) get their meaning once a VC's states are all named: a VC whose
+    path or obligation holds one is closed on its own (its path is one hypothesis, the
+    closed conjunction with the aggregates' axioms), so only such VCs lose the sharing."""
+
+    def __init__(self, env: Environment, leaves: list[Obligation], fixed: bool) -> None:
+        self.env, self.fixed = env, fixed
+        self.marked: dict[int, bool] = {}  # Hyp.index -> the path up to it holds an aggregate
+        self.next_index = 1 + max((leaf.hyps.index for leaf in leaves if leaf.hyps is not None), default=0)
+
+    def needed(self, hyps: Hyp | None, obligation: FNode) -> bool:
+        return sums.has_markers(obligation) or self._path_marked(hyps)
+
+    def _path_marked(self, hyps: Hyp | None) -> bool:
+        todo: list[Hyp] = []  # iterative, each hypothesis looked at once per kernel
+        h = hyps
+        while h is not None and h.index not in self.marked:
+            todo.append(h)
+            h = h.parent
+        below = self.marked[h.index] if h is not None else False
+        for x in reversed(todo):
+            below = self.marked[x.index] = below or sums.has_markers(x.formula)
+        return below
+
+    def close(self, hyps: Hyp | None, obligation: FNode) -> tuple[Hyp, FNode]:
+        m = self.env.formula_manager
+        closed, obligation = sums.close(self.env, m.And(path_of(hyps)), obligation, self.fixed)
+        # `closed` is `(axioms ∧ path) → obligation`: its premise is the VC's one hypothesis
+        premise = closed.arg(0) if closed.is_implies() else m.TRUE()
+        hyp = Hyp(premise, None, self.next_index, frozenset(approximations(premise)))
+        self.next_index += 1
+        return hyp, obligation
 
 
 def _strip_foralls(enc: Encoder, f: FNode) -> tuple[FNode, list[tuple[str, FNode]]]:
     """∀x. φ in a positive position → φ[x0/x] with a fresh constant x0 (for readable models)."""
     m = enc.mgr
     witnesses: list[tuple[str, FNode]] = []
+    subst = _substituter(enc.env)
 
     def go(g: FNode) -> FNode:
         if g.is_forall():
-            subst = {}
+            mapping = {}
             for v in g.quantifier_vars():
                 label = v.symbol_name().split("!")[0]
                 c = enc.fresh(f"{label}.cex", v.symbol_type())
                 witnesses.append((label, c))
-                subst[v] = c
-            return go(g.arg(0).substitute(subst))
+                mapping[v] = c
+            return go(subst(g.arg(0), mapping))
         if g.is_implies():
             return m.Implies(g.arg(0), go(g.arg(1)))
         if g.is_and():
@@ -155,8 +211,50 @@ def _strip_foralls(enc: Encoder, f: FNode) -> tuple[FNode, list[tuple[str, FNode
     return go(f), witnesses
 
 
+class _Substitute(IdentityDagWalker):  # type: ignore[misc]
+    """φ[c/x] for bound variables x (fresh, so no capture): cheaper than `FNode.substitute`,
+    which re-checks every substitution. Building a walker is costly: one per environment."""
+
+    def __init__(self, env: Environment) -> None:
+        super().__init__(env=env, invalidate_memoization=True)
+        self.mapping: dict[FNode, FNode] = {}
+
+    def __call__(self, f: FNode, mapping: dict[FNode, FNode]) -> FNode:
+        self.mapping = mapping
+        return self.walk(f)
+
+    def walk_symbol(self, formula: FNode, args: object, **kwargs: object) -> FNode:
+        return self.mapping.get(formula, formula)
+
+
+_SUBSTITUTERS: WeakKeyDictionary[Environment, _Substitute] = WeakKeyDictionary()
+
+
+def _substituter(env: Environment) -> _Substitute:
+    walker = _SUBSTITUTERS.get(env)
+    if walker is None:
+        walker = _SUBSTITUTERS[env] = _Substitute(env)
+    return walker
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What every VC's queries read of the kernel, computed once (per VC it made the
+    queries quadratic in kernels with many variables)."""
+
+    owner: dict[FNode, tuple[str, bool]]  # `Encoder.version_owner`
+    shared: tuple[core.VarDecl, ...]  # the user's __shared__ variables
+
+    def __init__(self, enc: Encoder, kernel: core.Kernel) -> None:
+        object.__setattr__(self, "owner", enc.version_owner())
+        shared = (
+            d for d in kernel.decls if d.kind is core.VarKind.SHARED and d.role is not core.VarRole.SYNTHETIC
+        )
+        object.__setattr__(self, "shared", tuple(shared))
+
+
 def _queries(
-    enc: Encoder, kernel: core.Kernel, formula: FNode, obligation: FNode, witnesses: list[tuple[str, FNode]]
+    enc: Encoder, kernel: core.Kernel, known: _Known, obligation: FNode, witnesses: list[tuple[str, FNode]]
 ) -> tuple[Query, ...]:
     queries: list[Query] = [Query(enc.ntid, "blockDim.x")]
     queries += [Query(enc.sizes[c], builtin_name(c.size_term())) for c in ALL_COORDS[1:] if c in enc.live]
@@ -166,10 +264,9 @@ def _queries(
         if d.kind is core.VarKind.SHARED and d.dim == 0:
             queries.append(Query(enc.symbol(name), d.display_name, "initially", var=name))
     position = {q.term: i for i, q in enumerate(queries)}
-    owner = enc.version_owner()
-    free = formula.get_free_variables()
+    owner = known.owner
     cells = 0
-    for sub in _ground_cells(obligation, owner, free):
+    for sub in _ground_cells(obligation, owner):
         if cells >= MAX_CELL_QUERIES or sub in position:
             continue
         sym = sub.function_name() if sub.is_function_application() else sub
@@ -185,7 +282,7 @@ def _queries(
         position[sub] = len(queries)
         queries.append(Query(sub, d.display_name, state, d.kind is core.VarKind.LOCAL, tuple(arg_pos), var))
         cells += 1
-    _replay_queries(enc, kernel, queries, position)
+    _replay_queries(enc, kernel, known, queries, position)
     return tuple(queries)
 
 
@@ -194,7 +291,7 @@ MAX_REPLAY_CELLS = 48  # per shared array
 
 
 def _replay_queries(
-    enc: Encoder, kernel: core.Kernel, queries: list[Query], position: dict[FNode, int]
+    enc: Encoder, kernel: core.Kernel, known: _Known, queries: list[Query], position: dict[FNode, int]
 ) -> None:
     """Extra (unshown) queries from which `interp.replay_cex` builds the initial state: every
     uniform scalar parameter, and the initial cells of every shared array at a small window of
@@ -218,8 +315,8 @@ def _replay_queries(
             symbolic.append(term)
         elif d.dim == 0:
             symbolic.append(enc.symbol(name))
-    for d in kernel.decls:  # __shared__ scalars
-        if d.kind is core.VarKind.SHARED and d.dim == 0 and d.role is not core.VarRole.SYNTHETIC:
+    for d in known.shared:  # __shared__ scalars
+        if d.dim == 0:
             term = enc.symbol(d.name)
             add(term, Query(term, d.display_name, "initially", var=d.name, replay=True))
     for q in list(queries):  # witnesses and indices the counterexample mentions
@@ -235,8 +332,8 @@ def _replay_queries(
     indices: list[FNode] = [m.Int(i) for i in range(width)]
     for t in symbolic:
         indices += [t, m.Minus(t, m.Int(1)), m.Plus(t, m.Int(1))]
-    for d in kernel.decls:
-        if d.kind is not core.VarKind.SHARED or d.dim == 0 or d.role is core.VarRole.SYNTHETIC:
+    for d in known.shared:
+        if d.dim == 0:
             continue
         per_dim = indices if d.dim == 1 else indices[: max(2, int(MAX_REPLAY_CELLS ** (1 / d.dim)))]
         for key in itertools.islice(itertools.product(per_dim, repeat=d.dim), MAX_REPLAY_CELLS):
@@ -245,8 +342,13 @@ def _replay_queries(
             add(term, Query(term, d.display_name, "initially", False, arg_pos, d.name, replay=True))
 
 
-def _ground_cells(f: FNode, owner: dict[FNode, tuple[str, bool]], free: set[FNode]) -> list[FNode]:
-    """Program-variable reads in `f` whose arguments mention no bound variable, in order."""
+def _ground_cells(f: FNode, owner: dict[FNode, tuple[str, bool]]) -> list[FNode]:
+    """Program-variable reads in `f` whose arguments mention no bound variable, in order.
+
+    (Every bound variable is a fresh symbol bound once, so a symbol bound in `f` occurs
+    only inside its quantifier: a read mentions a bound variable iff it mentions one of
+    the quantifier variables of `f`.)"""
+    bound: set[FNode] = set()
     seen: set[FNode] = set()
     out: list[FNode] = []
     stack = [f]
@@ -255,8 +357,10 @@ def _ground_cells(f: FNode, owner: dict[FNode, tuple[str, bool]], free: set[FNod
         if g in seen:
             continue
         seen.add(g)
+        if g.is_quantifier():
+            bound.update(g.quantifier_vars())
         sym = g.function_name() if g.is_function_application() else (g if g.is_symbol() else None)
-        if sym is not None and sym in owner and g.get_free_variables() <= free:
+        if sym is not None and sym in owner:
             out.append(g)
         stack.extend(reversed(g.args()))
-    return out
+    return [g for g in out if not (g.get_free_variables() & bound)]

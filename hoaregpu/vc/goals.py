@@ -1,109 +1,65 @@
-"""Goal trees: a weakest precondition that still knows which part proves what.
+"""Obligations under hypotheses: what VC generation produces, shared rather than copied.
 
-A WP is a formula, but a user needs one verdict per clause. So WP is computed over
-goals: leaves are obligations with an `Origin`, `GImp` carries a hypothesis (an assign
-predicate, a branch condition, an invariant, an assumption), `GAnd` groups. `split`
-turns a goal into one implication per leaf: (h1 ∧ … ∧ hk) → leaf. Each is linear in the
-size of the program, because hypotheses are shared FNodes, not copies.
+VC generation (`vc.wp`) runs forward over the program and meets hypotheses (an assign
+predicate, a branch condition's definition, an invariant, an assumption) and obligations
+(an assertion, an invariant at entry, a postcondition, ...) in program order. A hypothesis
+extends the current *path*, a persistent linked list (`Hyp`): a loop's body and its
+continuation both extend the path at the loop head, and share it. An `Obligation` is a
+leaf with the path it is under; the VC it stands for is `(h1 ∧ … ∧ hk) → leaf`, with
+h1 … hk the path from its root. So a kernel's VCs take space linear in the program, and
+so does printing them (`smt.script`: each hypothesis is printed once, and named).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from weakref import WeakKeyDictionary
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
-from pysmt.environment import Environment
 from pysmt.fnode import FNode
-from pysmt.walkers import IdentityDagWalker
 
 from .kinds import Origin
 
 
+@dataclass(frozen=True, eq=False)
+class Hyp:
+    """One hypothesis and the path before it (None: the empty path)."""
+
+    formula: FNode
+    parent: Hyp | None
+    index: int  # 1, 2, ...: the order the generator made the hypotheses in (unique per kernel)
+    # what the path approximates by uninterpreted functions so far (`smt.approx`): shared
+    # with the parent when this hypothesis adds nothing
+    approximations: frozenset[str] = field(default=frozenset())
+
+    def path(self) -> list[FNode]:
+        """h1 … hk, this one last (iterative: paths are as long as the program)."""
+        out: list[FNode] = []
+        h: Hyp | None = self
+        while h is not None:
+            out.append(h.formula)
+            h = h.parent
+        out.reverse()
+        return out
+
+
+def path_of(hyps: Hyp | None) -> list[FNode]:
+    return hyps.path() if hyps is not None else []
+
+
+def unwritten(hyps: Hyp | None, written: set[int]) -> Iterator[Hyp]:
+    """The hypotheses of the path whose index is not in `written`, root first."""
+    todo: list[Hyp] = []
+    h = hyps
+    while h is not None and h.index not in written:
+        todo.append(h)
+        h = h.parent
+    return reversed(todo)
+
+
 @dataclass(frozen=True)
-class GLeaf:
+class Obligation:
+    """A leaf: `formula` must hold under the hypotheses `hyps`; `origin` says what for."""
+
+    hyps: Hyp | None
     formula: FNode
     origin: Origin
-
-
-@dataclass(frozen=True)
-class GImp:
-    hyp: FNode
-    goal: Goal
-
-
-@dataclass(frozen=True)
-class GAnd:
-    goals: tuple[Goal, ...]
-
-
-Goal = GLeaf | GImp | GAnd
-
-
-class Renamer(IdentityDagWalker):  # type: ignore[misc]
-    """φ[x'/x] for program variables, which are function symbols (pySMT's substitute
-    only replaces terms). Bound variables are never renamed: they are fresh symbols."""
-
-    def __init__(self, mapping: Mapping[FNode, FNode], env: Environment) -> None:
-        super().__init__(env=env, invalidate_memoization=False)
-        self.mapping = mapping
-
-    def walk_symbol(self, formula: FNode, args: object, **kwargs: object) -> FNode:
-        return self.mapping.get(formula, formula)
-
-    def walk_function(self, formula: FNode, args: list[FNode], **kwargs: object) -> FNode:
-        name = formula.function_name()
-        return self.mgr.Function(self.mapping.get(name, name), args)
-
-
-_RENAMERS: WeakKeyDictionary[Environment, Renamer] = WeakKeyDictionary()
-
-
-def renamer(mapping: Mapping[FNode, FNode], env: Environment) -> Renamer:
-    """A walker for `mapping`; one per environment is reused (building a walker is costly)."""
-    walker = _RENAMERS.get(env)
-    if walker is None:
-        walker = _RENAMERS[env] = Renamer(mapping, env)
-    walker.mapping = mapping
-    walker.memoization.clear()
-    return walker
-
-
-def rename(goal: Goal, mapping: Mapping[FNode, FNode], env: Environment) -> Goal:
-    if not mapping:
-        return goal
-    walker = renamer(mapping, env)
-    cache: dict[int, Goal] = {}
-
-    def go(g: Goal) -> Goal:
-        key = id(g)
-        if key not in cache:
-            if isinstance(g, GLeaf):
-                cache[key] = GLeaf(walker.walk(g.formula), g.origin)
-            elif isinstance(g, GImp):
-                cache[key] = GImp(walker.walk(g.hyp), go(g.goal))
-            else:
-                cache[key] = GAnd(tuple(go(x) for x in g.goals))
-        return cache[key]
-
-    return go(goal)
-
-
-def conj(*goals: Goal) -> Goal:
-    flat: list[Goal] = []
-    for g in goals:
-        flat.extend(g.goals if isinstance(g, GAnd) else (g,))
-    return flat[0] if len(flat) == 1 else GAnd(tuple(flat))
-
-
-def split(goal: Goal) -> Iterator[tuple[tuple[FNode, ...], GLeaf]]:
-    """Each leaf with the hypotheses above it, in source order of the leaves' generation."""
-    stack: list[tuple[Goal, tuple[FNode, ...]]] = [(goal, ())]
-    while stack:
-        g, hyps = stack.pop()
-        if isinstance(g, GLeaf):
-            yield hyps, g
-        elif isinstance(g, GImp):
-            stack.append((g.goal, (*hyps, g.hyp)))
-        else:
-            stack.extend((sub, hyps) for sub in reversed(g.goals))

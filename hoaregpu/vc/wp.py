@@ -1,69 +1,77 @@
-"""Weakest preconditions over the rules of Fig. 2, one function per rule.
+"""VC generation over the rules of Fig. 2, one function per rule, run forward.
 
-`wp(P, m, Q)` returns a goal φ with ⊢ {φ} m ⇒ P {Q}. Rules used (paper names):
-H-SKIP, H-SYNC in the strict form of §7 (barrier divergence is an obligation of its own),
-H-SEQ, H-ASSIGN (with x' fresh, `assign_update`), H-IF (z fresh, branches in sequence
-under m && z then m && !z: Q is threaded through both, never duplicated), H-WHILE (with
-H-CONSEQ at entry and exit), and H-CONSEQ for `assert`/`assume`.
+The VCs are those of weakest preconditions: `wp(P, m, Q)` with ⊢ {wp} m ⇒ P {Q}, split
+into one implication per obligation. They are computed forward, in passive (SSA) form,
+which gives the same VCs in time linear in the program:
 
-Loops: a VC for the body quantifies the variables the loop assigns afresh (they are
-renamed to new symbols) and keeps what is known of the others, which the loop does not
-change; this is H-WHILE with the invariant strengthened by those facts, as Boogie does.
+- H-ASSIGN `{∀x'. assign(x', m, x, ē, e) → φ[x'/x]} m ⇒ x[ē] := e {φ}`: instead of renaming
+  x to x' in everything after the assignment (the postcondition built so far: quadratic
+  when done for every assignment), the generator keeps the current version of every
+  variable (`Encoder.symbol`), adds the hypothesis `assign_update(x', m, x, ē, e)` (reading
+  the old version) and makes x' current. What follows is encoded with x' directly: the
+  renaming WP would do is done once, by construction. x' is universally quantified by the
+  VC's validity, as in WP.
+- H-IF needs no join: the lockstep logic runs both branches in sequence, under m && z then
+  m && !z, so Q is threaded through both (never duplicated) and one state flows through.
+- H-WHILE: the invariant's entry obligations in the current state; then fresh versions for
+  the variables the body assigns (with the frame of the inactive threads' locals); then the
+  body (under the invariant and z's definition, mask m && z) with the preserved
+  obligations at its end; then, back at the loop head's state, the continuation under the
+  invariant and none(m && e).
+- H-SEQ: statements in order; H-SKIP nothing; H-SYNC (strict, §7) an obligation;
+  H-CONSEQ for `assert` (obligation, then hypothesis) and `assume` (hypothesis).
+
+Hypotheses form a persistent path (`goals.Hyp`) shared by every obligation under it. VCs
+come out in program order, which is the order of the leaves of the backward WP goal, and
+each has the hypotheses WP would put above it, in the same order; only the names of fresh
+symbols differ. Work is an explicit stack (`VcGen.later`): no recursion on the program's
+nesting.
+
+Loops: a VC for the body quantifies the variables the loop assigns afresh (they get new
+versions) and keeps what is known of the others, which the loop does not change; this is
+H-WHILE with the invariant strengthened by those facts, as Boogie does.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pysmt.fnode import FNode
-from pysmt.typing import INT
 
 from .. import core
-from ..errors import Span
 from ..smt.assign import assign_update
-from ..smt.encode import Encoder, Mask
-from .calls import wp_atomic, wp_declared_only
-from .goals import GImp, GLeaf, Goal, conj, rename
+from ..smt.encode import Mask
+from .calls import vc_atomic, vc_declared_only
 from .kinds import Origin, VcKind
+from .passive import Task, VcGen, frame, rename
 
 
-@dataclass
-class WpContext:
-    enc: Encoder
-    default_span: Span
-
-    def span(self, s: Span | None) -> Span:
-        return s if s is not None else self.default_span
-
-
-def wp(stmt: core.Stmt, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+def step(stmt: core.Stmt, mask: Mask, g: VcGen) -> None:
     if isinstance(stmt, core.Skip):
-        return wp_skip(post)
-    if isinstance(stmt, core.Sync):
-        return wp_sync(stmt, mask, post, ctx)
-    if isinstance(stmt, core.Seq):
-        return wp_seq(stmt, mask, post, ctx)
-    if isinstance(stmt, core.Assign):
-        return wp_assign(stmt, mask, post, ctx)
-    if isinstance(stmt, core.If):
-        return wp_if(stmt, mask, post, ctx)
-    if isinstance(stmt, core.While):
-        return wp_while(stmt, mask, post, ctx)
-    if isinstance(stmt, core.Assert):
-        return wp_assert(stmt, mask, post, ctx)
-    if isinstance(stmt, core.Assume):
-        return wp_assume(stmt, mask, post, ctx)
-    if isinstance(stmt, core.Opaque):
-        return wp_opaque(stmt, mask, post, ctx)
-    raise AssertionError(f"unexpected statement {stmt!r}")
+        vc_skip()
+    elif isinstance(stmt, core.Sync):
+        vc_sync(stmt, mask, g)
+    elif isinstance(stmt, core.Seq):
+        vc_seq(stmt, mask, g)
+    elif isinstance(stmt, core.Assign):
+        vc_assign(stmt, mask, g)
+    elif isinstance(stmt, core.If):
+        vc_if(stmt, mask, g)
+    elif isinstance(stmt, core.While):
+        vc_while(stmt, mask, g)
+    elif isinstance(stmt, core.Assert):
+        vc_assert(stmt, mask, g)
+    elif isinstance(stmt, core.Assume):
+        vc_assume(stmt, mask, g)
+    elif isinstance(stmt, core.Opaque):
+        vc_opaque(stmt, mask, g)
+    else:
+        raise AssertionError(f"unexpected statement {stmt!r}")
 
 
-def wp_skip(post: Goal) -> Goal:
+def vc_skip() -> None:
     """H-SKIP: {φ} m ⇒ skip {φ}."""
-    return post
 
 
-def wp_sync(stmt: core.Sync, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+def vc_sync(stmt: core.Sync, mask: Mask, g: VcGen) -> None:
     """H-SYNC, strict form (§7): {(all(m) ∨ none(m)) ∧ φ} m ⇒ sync {φ}, per block in a grid;
     for a grid barrier (`grid_group::sync()`) the same rule with the whole grid as the thread
     set: all(m) ∨ none(m) over every thread of every block. (Its ordering of memory across
@@ -71,107 +79,129 @@ def wp_sync(stmt: core.Sync, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
 
     With m = T the side condition all(T) holds by definition, so no obligation is made."""
     if mask.is_all:
-        return post
-    enc = ctx.enc
+        return
+    enc = g.enc
     uniform = enc.grid_uniform(mask) if stmt.grid else enc.barrier_uniform(mask)
     rule = "H-SYNC (strict, §7, over the grid)" if stmt.grid else "H-SYNC (strict, §7)"
-    origin = Origin(VcKind.BARRIER_DIVERGENCE, ctx.span(stmt.span), rule)
-    return conj(GLeaf(uniform, origin), post)
+    g.prove(uniform, Origin(VcKind.BARRIER_DIVERGENCE, g.span(stmt.span), rule))
 
 
-def wp_seq(stmt: core.Seq, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+def vc_seq(stmt: core.Seq, mask: Mask, g: VcGen) -> None:
     """H-SEQ: the postcondition of each statement is the precondition of the next."""
-    goal = post
-    for s in reversed(stmt.stmts):
-        goal = wp(s, mask, goal, ctx)
-    return goal
+    g.later(*(_step_task(s, mask, g) for s in stmt.stmts))
 
 
-def wp_assign(stmt: core.Assign, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+def _step_task(stmt: core.Stmt, mask: Mask, g: VcGen) -> Task:
+    return lambda: step(stmt, mask, g)
+
+
+def vc_assign(stmt: core.Assign, mask: Mask, g: VcGen) -> None:
     """H-ASSIGN: {∀x'. assign(x', m, x, ē, e) → φ[x'/x]} m ⇒ x[ē] := e {φ}.
 
-    x' is a fresh symbol; validity quantifies it universally (a ∀ over a function symbol
-    is not something every solver front end accepts)."""
-    enc = ctx.enc
+    x' is a fresh symbol, defined by the hypothesis and current from here on (φ[x'/x]);
+    validity quantifies it universally (a ∀ over a function symbol is not something every
+    solver front end accepts)."""
+    enc = g.enc
     new = enc.fresh_like(stmt.target)
-    renamed = rename(post, {enc.symbol(stmt.target): new}, enc.env)
-    return GImp(assign_update(enc, new, mask, stmt.target, stmt.indices, stmt.value), renamed)
+    g.assume(assign_update(enc, new, mask, stmt.target, stmt.indices, stmt.value))
+    enc.set_version(stmt.target, new)
 
 
-def wp_if(stmt: core.If, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+def vc_if(stmt: core.If, mask: Mask, g: VcGen) -> None:
     """H-IF: {φ ∧ e = z} m && z ⇒ P {ψ} and {ψ} m && !z ⇒ Q {χ} give {φ} m ⇒ if e then P else Q {χ}."""
-    enc = ctx.enc
+    enc = g.enc
     z = enc.fresh_thread_pred("z")
-    after_else = wp(stmt.orelse, mask.conj(z, False), post, ctx)
-    after_then = wp(stmt.then, mask.conj(z, True), after_else, ctx)
-    return GImp(enc.define_thread_pred(z, stmt.cond), after_then)
+    g.assume(enc.define_thread_pred(z, stmt.cond))
+    g.later(_step_task(stmt.then, mask.conj(z, True), g), _step_task(stmt.orelse, mask.conj(z, False), g))
 
 
-def wp_while(stmt: core.While, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+def vc_while(stmt: core.While, mask: Mask, g: VcGen) -> None:
     """H-WHILE: {I ∧ e = z} m && z ⇒ P {I} gives {I} m ⇒ while e do P {I ∧ none(m && e)},
     with H-CONSEQ: the precondition must imply I (entry), I ∧ none(m && e) the postcondition.
 
     Each invariant clause is read at the loop's mask m (a global clause says nothing when
-    no thread reaches the loop, as for assert/assume) and is its own obligation."""
-    enc = ctx.enc
+    no thread reaches the loop, as for assert/assume) and is its own obligation, in the
+    state where it is proved or assumed."""
+    enc = g.enc
+    assigned = _assigned(stmt.body)
+    before = {x: enc.symbol(x) for x in assigned}
+    havoc = g.havoc(assigned)
+    framed = enc.mgr.And([frame(enc, x, havoc[x], mask) for x in assigned if not mask.is_all])
+    # I is encoded once, at the loop head (after the havoc), and renamed to the state where
+    # it is proved: before the loop (entry) and after the body (preserved), as WP renames it.
+    g.make_current(havoc)
     clauses = [(inv, enc.formula_active(inv.term, mask)) for inv in stmt.invariants]
     invariant = enc.mgr.And([f for _, f in clauses])
 
-    def obligations(kind: VcKind) -> Goal:
-        leaves = [GLeaf(f, Origin(kind, inv.span, "H-WHILE")) for inv, f in clauses]
-        return conj(*leaves) if leaves else conj()
+    def invariant_obligations(kind: VcKind, state: dict[str, FNode]) -> None:
+        mapping = {havoc[x]: state[x] for x in assigned}
+        for inv, f in clauses:
+            g.prove(rename(enc.env, f, mapping), Origin(kind, inv.span, "H-WHILE"))
 
+    invariant_obligations(VcKind.LOOP_INVARIANT_ENTRY, before)
+    g.assume(framed)
+    head_hyps, head_state = g.hyps, enc.mark()
     z = enc.fresh_thread_pred("z")
-    preserved = wp(stmt.body, mask.conj(z, True), obligations(VcKind.LOOP_INVARIANT_PRESERVED), ctx)
-    body = GImp(invariant, GImp(enc.define_thread_pred(z, stmt.cond), preserved))
-    exit_ = GImp(invariant, GImp(enc.none_active(mask, stmt.cond), post))
-    assigned = sorted(core.assigned_vars(stmt.body))
-    havoc = {enc.symbol(x): enc.fresh_like(x) for x in assigned}
-    after_entry = rename(conj(body, exit_), havoc, enc.env)
-    frame = enc.mgr.And([_frame(enc, x, havoc[enc.symbol(x)], mask) for x in assigned if not mask.is_all])
-    return conj(obligations(VcKind.LOOP_INVARIANT_ENTRY), GImp(frame, after_entry))
+
+    def enter_body() -> None:
+        g.assume(invariant)
+        g.assume(enc.define_thread_pred(z, stmt.cond))
+
+    def leave_body() -> None:
+        invariant_obligations(VcKind.LOOP_INVARIANT_PRESERVED, {x: enc.symbol(x) for x in assigned})
+        g.hyps = head_hyps  # back at the loop head: the continuation does not see the body
+        enc.undo_to(head_state)
+
+    def exit_loop() -> None:
+        g.assume(invariant)
+        g.assume(enc.none_active(mask, stmt.cond))
+
+    g.later(enter_body, _step_task(stmt.body, mask.conj(z, True), g), leave_body, exit_loop)
 
 
-def _frame(enc: Encoder, name: str, new: FNode, mask: Mask) -> FNode:
-    """A loop under mask m runs its body only at threads of m (E-WHILETRUE, E-LASSIGN):
-    the locals of every other thread keep their values."""
-    d = enc.kernel.decl(name)
-    if d.kind is not core.VarKind.LOCAL:
-        return enc.mgr.TRUE()
-    m = enc.mgr
-    t = enc.fresh("t", INT)
-    ns = [enc.fresh("n", INT) for _ in range(d.dim)]
-    args = [t, *ns]
-    same = m.Equals(m.Function(new, args), m.Function(enc.symbol(name), args))
-    return m.ForAll(args, m.Implies(m.Not(enc.mask_at(mask, t)), same))
+def _assigned(body: core.Stmt) -> list[str]:
+    """`core.assigned_vars`, sorted, without recursion on the nesting."""
+    out: set[str] = set()
+    for s in core.statements(body):
+        if isinstance(s, core.Assign):
+            out.add(s.target)
+        elif isinstance(s, core.Opaque):
+            out.update(s.havoc)
+    return sorted(out)
 
 
-def wp_opaque(stmt: core.Opaque, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+def vc_opaque(stmt: core.Opaque, mask: Mask, g: VcGen) -> None:
     """A call through a contract (§7): {∀x̄'. frame(x̄', m) → Q[x̄'/x̄]} m ⇒ f(ē) {Q}, x̄ the
     locals f's body assigns. The `assume` of f's `ensures` after it says what they hold; f's
-    body is verified on its own (it writes no memory and has no barrier)."""
-    enc = ctx.enc
+    body is verified on its own (it writes no memory and has no barrier). Body-less calls
+    and atomics: `vc.calls`."""
     if stmt.atomic is not None:
-        return wp_atomic(stmt, mask, post, enc)
+        return vc_atomic(stmt, mask, g)
     if stmt.declared_only:
-        return wp_declared_only(stmt, mask, post, enc)
+        return vc_declared_only(stmt, mask, g)
+    enc = g.enc
     assigned = sorted(core.assigned_vars(stmt.body))
-    havoc = {enc.symbol(x): enc.fresh_like(x) for x in assigned}
-    frame = enc.mgr.And([_frame(enc, x, havoc[enc.symbol(x)], mask) for x in assigned])
-    return GImp(frame, rename(post, havoc, enc.env))
+    havoc = g.havoc(assigned)
+    g.assume(enc.mgr.And([frame(enc, x, havoc[x], mask) for x in assigned]))
+    g.make_current(havoc)
 
 
-def wp_assert(stmt: core.Assert, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+def vc_assert(stmt: core.Assert, mask: Mask, g: VcGen) -> None:
     """`assert φ` (H-CONSEQ): φ must hold at the active threads; then it is assumed.
 
     Both read φ with `formula_active`: under an empty mask the assertion is no obligation
     and no fact (README, "Specification part")."""
-    f = ctx.enc.formula_active(stmt.formula.term, mask)
-    origin = Origin(VcKind(stmt.check.value), stmt.formula.span, "H-CONSEQ")
-    return conj(GLeaf(f, origin), GImp(f, post))
+    f = g.enc.formula_active(stmt.formula.term, mask)
+    g.prove(f, Origin(VcKind(stmt.check.value), stmt.formula.span, "H-CONSEQ"))
+    g.assume(f)
 
 
-def wp_assume(stmt: core.Assume, mask: Mask, post: Goal, ctx: WpContext) -> Goal:
+def vc_assume(stmt: core.Assume, mask: Mask, g: VcGen) -> None:
     """`assume φ` (H-CONSEQ with a stronger precondition): φ → Q, with φ read at the active
     threads only (a global φ under mask m is `(∃t ∈ m) → φ`, see `formula_active`)."""
-    return GImp(ctx.enc.formula_active(stmt.formula.term, mask), post)
+    g.assume(g.enc.formula_active(stmt.formula.term, mask))
+
+
+def obligations(body: core.Stmt, mask: Mask, g: VcGen) -> None:
+    """The obligations of `body` under `mask`, from the state and path `g` is in."""
+    g.run(body, mask, step)

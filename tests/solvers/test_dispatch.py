@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mmap
 import os
 import signal
 import time
@@ -105,6 +106,19 @@ def test_memory_cap_gives_error_mentioning_memory() -> None:
     assert hog.outcome is Outcome.ERROR, hog
     assert "memory" in hog.message and "512 MB" in hog.message
     assert after.outcome is Outcome.PROVED
+
+
+def test_memory_cap_counts_from_what_the_worker_inherits() -> None:
+    # a fork shares the parent's address space: a parent already larger than the cap (a long
+    # test run, the language server) must still get answers from z3, which starts threads
+    x = Symbol("x", INT)
+    script = script_text(Not(GT(Plus(x, Int(1)), x)))
+    reserved = mmap.mmap(-1, 1 << 30)  # 1 GB of address space in this process, untouched
+    try:
+        (res,) = solve_many([SolveTask(script, "z3")], SolverOptions(timeout=10.0, memory_mb=256))
+    finally:
+        reserved.close()
+    assert res.outcome is Outcome.PROVED, res
 
 
 @pytest.mark.parametrize(
