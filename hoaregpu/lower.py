@@ -18,10 +18,11 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from . import core, early_exit, grid, syntax, unsigned
+from . import core, early_exit, grid, syntax
 from .errors import Span, SpecError, UnsupportedError
 from .floats import check_annotation as check_float_annotation
 from .lower_calls import lower_call
+from .lower_checks import EvaluationChecks, VarInfo, extent
 from .terms import (
     RESULT,
     Aggregate,
@@ -47,17 +48,10 @@ from .terms import (
 
 
 @dataclass
-class _VarInfo:
-    decl: core.VarDecl
-    type: syntax.BaseType
-    extents: tuple[int | None, ...] = ()  # an array's extents where C fixes them
-
-
-@dataclass
-class _Lowerer:
+class _Lowerer(EvaluationChecks):
     path: str
     scopes: list[dict[str, str]] = field(default_factory=list)
-    info: dict[str, _VarInfo] = field(default_factory=dict)
+    info: dict[str, VarInfo] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
 
     # -- scopes and declarations -------------------------------------------------
@@ -91,7 +85,7 @@ class _Lowerer:
             source_name=c_name if name != c_name else None,
             span=span,
         )
-        self.info[name] = _VarInfo(decl, typ)
+        self.info[name] = VarInfo(decl, typ)
         self.order.append(name)
         self.scopes[-1][c_name] = name
         return name
@@ -276,55 +270,9 @@ class _Lowerer:
             n += 1
         name = f"{kind.value}.{n}"
         decl = core.VarDecl(name, core.VarKind.LOCAL, 0, core.VarRole.SYNTHETIC)
-        self.info[name] = _VarInfo(decl, syntax.BaseType.BOOL)
+        self.info[name] = VarInfo(decl, syntax.BaseType.BOOL)
         self.order.append(name)
         return name
-
-    def in_rows(self, name: str, indices: Sequence[Term]) -> tuple[Term, ...]:
-        """The indices of an access to the array `name`, each but the first marked with the
-        row it must stay in (`Fits(..., index=True)`, an `index-bounds` check where it is
-        evaluated). C's arrays are row-major memory and ours map index tuples: `t[0][2]` of
-        an `int t[2][2]` is C's `t[1][0]` but a cell of its own here; they agree in the rows."""
-        extents = self.info[name].extents
-        out = list(indices)
-        for k in range(1, min(len(out), len(extents))):
-            extent = extents[k]
-            if extent is not None:
-                out[k] = Fits(out[k], 0, extent - 1, out[k].span, index=True)
-        return tuple(out)
-
-    def _rows_checked(self, t: Term) -> Term:
-        """`in_rows` for every array access of a program term."""
-        if isinstance(t, Var) and t.indices:
-            return Var(t.name, self.in_rows(t.name, [self._rows_checked(i) for i in t.indices]), t.span)
-        if isinstance(t, Binary):
-            return Binary(t.op, self._rows_checked(t.left), self._rows_checked(t.right), t.span)
-        if isinstance(t, Unary):
-            return Unary(t.op, self._rows_checked(t.operand), t.span)
-        if isinstance(t, Conditional):
-            cond, then, orelse = (self._rows_checked(x) for x in (t.cond, t.then, t.orelse))
-            return Conditional(cond, then, orelse, t.span)
-        if isinstance(t, Unsigned):
-            return Unsigned(self._rows_checked(t.term), t.span)
-        if isinstance(t, Fits):
-            return Fits(self._rows_checked(t.term), t.low, t.high, t.span, t.index)
-        return t
-
-    def evaluated(self, *terms: Term) -> tuple[core.Stmt, list[Term]]:
-        """Lowered program terms about to be evaluated: the `unsigned-wrap`, `narrowing` and
-        `index-bounds` checks they need (to run first) and the terms without their marks
-        (`hoaregpu.unsigned`)."""
-        checks: list[core.Stmt] = []
-        out: list[Term] = []
-        for t in terms:
-            plain, found = unsigned.split(self._rows_checked(t))
-            out.append(plain)
-            for ob, sp, kind in found:
-                span = sp or Span(self.path, 1, 1)
-                checks.append(core.Assert(core.Formula(ob, span), span, kind))
-        if not checks:
-            return core.Skip(), out
-        return (checks[0] if len(checks) == 1 else core.Seq(tuple(checks))), out
 
     @staticmethod
     def _seq(a: core.Stmt, b: core.Stmt) -> core.Stmt:
@@ -345,7 +293,7 @@ class _Lowerer:
             else:
                 kind, role = core.VarKind.LOCAL, core.VarRole.LOCAL
             name = self.declare(dc.name, kind, len(dc.sizes), role, d.type, dc.span)
-            self.info[name].extents = tuple(_extent(size) for size in dc.sizes)
+            self.info[name].extents = tuple(extent(size) for size in dc.sizes)
             if init is not None:
                 if dc.sizes:
                     raise SpecError("array initialisers are not supported", dc.span)
@@ -380,11 +328,7 @@ class _Lowerer:
 _ENCODING_SUFFIXES = (".old", ".v")
 
 
-def _extent(size: Term) -> int | None:
-    return size.value if isinstance(size, IntLit) and size.value > 0 else None
-
-
-def _suffix_clash(name: str, taken: dict[str, _VarInfo]) -> bool:
+def _suffix_clash(name: str, taken: dict[str, VarInfo]) -> bool:
     return any(
         name + s in taken or (name.endswith(s) and name[: -len(s)] in taken) for s in _ENCODING_SUFFIXES
     )

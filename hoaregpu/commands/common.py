@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
 from ..launch import Launch, opencl_launch, parse_dims
@@ -35,6 +35,17 @@ def add_solver_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed passed to the solver (0)")
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="VCs solved in parallel")
     add_solver_cmd_option(p)
+
+
+def solver_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """The API's keyword arguments for what `add_solver_options` reads."""
+    return {
+        "solver": args.solver,
+        "timeout": args.timeout,
+        "memory_mb": args.memory,
+        "seed": args.seed,
+        "jobs": args.jobs,
+    }
 
 
 def add_executor_options(p: argparse.ArgumentParser) -> None:

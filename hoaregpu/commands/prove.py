@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_CODES, add_solver_options
+from .common import EXIT_CODES, add_solver_options, solver_arguments
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,11 +32,7 @@ def run(args: argparse.Namespace) -> int:
         args.file,
         kernel=args.kernel,
         output=args.output,
-        solver=args.solver,
-        timeout=args.timeout,
-        memory_mb=args.memory,
-        seed=args.seed,
-        jobs=args.jobs,
+        **solver_arguments(args),
     )
     print(result.report())
     return result.exit_code

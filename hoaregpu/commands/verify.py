@@ -17,6 +17,7 @@ from .common import (
     add_preprocessor_options,
     add_solver_options,
     launch_of,
+    solver_arguments,
 )
 
 
@@ -104,11 +105,7 @@ def run(args: argparse.Namespace) -> int:
 
     verification = api.verify(
         args.paths,
-        solver=args.solver,
-        timeout=args.timeout,
-        memory_mb=args.memory,
-        seed=args.seed,
-        jobs=args.jobs,
+        **solver_arguments(args),
         fixed=launch_of(args, args.threads),
         unroll=args.unroll,
         defines=args.defines,

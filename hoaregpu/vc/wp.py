@@ -34,6 +34,9 @@ H-WHILE with the invariant strengthened by those facts, as Boogie does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from pysmt.fnode import FNode
 
 from .. import core
@@ -45,29 +48,14 @@ from .passive import Task, VcGen, frame, rename
 
 
 def step(stmt: core.Stmt, mask: Mask, g: VcGen) -> None:
-    if isinstance(stmt, core.Skip):
-        vc_skip()
-    elif isinstance(stmt, core.Sync):
-        vc_sync(stmt, mask, g)
-    elif isinstance(stmt, core.Seq):
-        vc_seq(stmt, mask, g)
-    elif isinstance(stmt, core.Assign):
-        vc_assign(stmt, mask, g)
-    elif isinstance(stmt, core.If):
-        vc_if(stmt, mask, g)
-    elif isinstance(stmt, core.While):
-        vc_while(stmt, mask, g)
-    elif isinstance(stmt, core.Assert):
-        vc_assert(stmt, mask, g)
-    elif isinstance(stmt, core.Assume):
-        vc_assume(stmt, mask, g)
-    elif isinstance(stmt, core.Opaque):
-        vc_opaque(stmt, mask, g)
-    else:
+    """The rule for `stmt`'s kind (`RULES`, below the rules)."""
+    rule = RULES.get(type(stmt))
+    if rule is None:
         raise AssertionError(f"unexpected statement {stmt!r}")
+    rule(stmt, mask, g)
 
 
-def vc_skip() -> None:
+def vc_skip(stmt: core.Skip, mask: Mask, g: VcGen) -> None:
     """H-SKIP: {φ} m ⇒ skip {φ}."""
 
 
@@ -200,6 +188,19 @@ def vc_assume(stmt: core.Assume, mask: Mask, g: VcGen) -> None:
     """`assume φ` (H-CONSEQ with a stronger precondition): φ → Q, with φ read at the active
     threads only (a global φ under mask m is `(∃t ∈ m) → φ`, see `formula_active`)."""
     g.assume(g.enc.formula_active(stmt.formula.term, mask))
+
+
+RULES: dict[type, Callable[[Any, Mask, VcGen], None]] = {
+    core.Skip: vc_skip,
+    core.Sync: vc_sync,
+    core.Seq: vc_seq,
+    core.Assign: vc_assign,
+    core.If: vc_if,
+    core.While: vc_while,
+    core.Assert: vc_assert,
+    core.Assume: vc_assume,
+    core.Opaque: vc_opaque,
+}
 
 
 def obligations(body: core.Stmt, mask: Mask, g: VcGen) -> None:
