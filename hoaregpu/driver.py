@@ -140,7 +140,7 @@ def prepare_kernel(
                 alts: tuple[str, ...] = ()
                 names: tuple[str, ...] = ()
                 if len(encodings) > 1:
-                    _, alts, names = encoder.scripts(vc.formula, queries, encodings)
+                    alts, names = encoder.race_alternatives(vc.formula, queries, encodings)
                 texts.append((vc, text, alts, names))
             prefix = script.text()
             prefixes.append(prefix)

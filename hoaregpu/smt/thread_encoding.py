@@ -89,14 +89,46 @@ class ThreadEncoder:
         the expansion needed on a loaded machine. Of `specs/`, only the two VCs of
         `vector_add_fixed4_exists.cu` that no encoding decides are raced. A VC without
         thread quantifiers has one script either way."""
-        texts: dict[str, ThreadEncoding] = {}
-        for e in encodings:
-            texts.setdefault(script_text(self.mgr.Not(self.encode(formula, e)), queries), e)
-        first, *rest = texts
-        if texts[first] is ThreadEncoding.EXPANDED:
-            rest = [r for r in rest if quantifiers(first) >= RACE_RATIO * quantifiers(r)]
-        names = tuple(texts[t].value for t in (first, *rest)) if rest else ()
-        return first, tuple(rest), names
+        alternatives, names = self.race_alternatives(formula, queries, encodings)
+        return script_text(self.mgr.Not(self.encode(formula, encodings[0])), queries), alternatives, names
+
+    def race_alternatives(
+        self, formula: FNode, queries: Sequence[FNode], encodings: Sequence[ThreadEncoding]
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """What `scripts` gives beside the first script, without printing that one (the
+        driver prints it in the kernel's shared text): the quantifiers are counted on the
+        formulas, as the printer writes them (a tree: every occurrence)."""
+        first = self.encode(formula, encodings[0])
+        kept: list[tuple[ThreadEncoding, FNode]] = []
+        for e in encodings[1:]:
+            g = self.encode(formula, e)
+            if g is first or any(g is other for _, other in kept):
+                continue  # the same formula, the same script
+            expanded = encodings[0] is ThreadEncoding.EXPANDED
+            if expanded and tree_quantifiers(first) < RACE_RATIO * tree_quantifiers(g):
+                continue
+            kept.append((e, g))
+        if not kept:
+            return (), ()
+        alternatives = tuple(script_text(self.mgr.Not(g), queries) for _, g in kept)
+        return alternatives, (encodings[0].value, *(e.value for e, _ in kept))
+
+
+def tree_quantifiers(f: FNode) -> int:
+    """The quantifiers of `f` counted as `quantifiers` counts them in its printed script
+    (every occurrence), in time linear in the DAG."""
+    counts: dict[FNode, int] = {}
+    stack: list[tuple[FNode, bool]] = [(f, False)]
+    while stack:
+        g, done = stack.pop()
+        if g in counts:
+            continue
+        if not done:
+            stack.append((g, True))
+            stack.extend((a, False) for a in g.args() if a not in counts)
+            continue
+        counts[g] = int(g.is_quantifier()) + sum(counts[a] for a in g.args())
+    return counts[f]
 
 
 def quantifiers(script: str) -> int:

@@ -14,7 +14,7 @@ from pipeline_kit import PROVED, REFUTED, decide, kernel
 from hoaregpu.driver import KernelResult, VerifyOptions, fresh_env, load_kernels, prepare_kernel, verify
 from hoaregpu.smt.expand import MAX_EXPANSION
 from hoaregpu.smt.smtlib import script_text
-from hoaregpu.smt.thread_encoding import ThreadEncoder, ThreadEncoding, choose, quantifiers
+from hoaregpu.smt.thread_encoding import ThreadEncoder, ThreadEncoding, choose, quantifiers, tree_quantifiers
 from hoaregpu.solvers import Outcome, SolverOptions, SolveTask, solve_many
 from hoaregpu.vc.generate import generate
 
@@ -179,3 +179,16 @@ def test_alternative_scripts_are_standalone() -> None:
     script, alts, _ = _prepared(16)[-1]
     results = solve_many([SolveTask(s, "z3") for s in (script, *alts)], SolverOptions(timeout=20))
     assert [r.outcome for r in results] == [Outcome.PROVED, Outcome.PROVED]
+
+
+def test_quantifiers_are_counted_on_formulas_as_printed() -> None:
+    """`race_alternatives` decides without printing the first script: its count on the
+    formula (a DAG) must be the printed script's (a tree), and the choice the same."""
+    [k] = load_kernels(str(SPECS / "vector_add_symbolic.cu"))
+    with fresh_env() as env:
+        encoder = ThreadEncoder(env)
+        for vc in generate(k, env, 16):
+            expanded = encoder.encode(vc.formula, EXPANDED)
+            assert tree_quantifiers(expanded) == quantifiers(script_text(expanded))
+            _, alts, names = encoder.scripts(vc.formula, [], choose(16))
+            assert encoder.race_alternatives(vc.formula, [], choose(16)) == (alts, names)
