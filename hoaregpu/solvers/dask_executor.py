@@ -107,7 +107,8 @@ class _WorkerStop:
 
 
 _FORK_LOCK = threading.Lock()
-_FORKING = 0
+_FORKING = 0  # tasks of this worker process inside `_forking_allowed`
+_DAEMON = False  # the flag they lifted, restored by the last one out
 
 
 @contextlib.contextmanager
@@ -118,21 +119,20 @@ def _forking_allowed() -> Iterator[None]:
     refuses to start children there, as they could outlive their parent. `solve_many` kills
     and reaps every process it starts before it returns, also when it raises, so none
     outlives the task: the flag is lifted for the call (counted, for workers with threads)."""
-    global _FORKING
+    global _FORKING, _DAEMON
     config: dict[str, Any] = vars(multiprocessing.current_process())["_config"]
     with _FORK_LOCK:
-        daemon = bool(config.get("daemon"))
-        if daemon:
-            _FORKING += 1
-            config["daemon"] = False
+        if _FORKING == 0:  # the first of the worker's running tasks sees the true flag
+            _DAEMON = bool(config.get("daemon"))
+        _FORKING += 1
+        config["daemon"] = False
     try:
         yield
     finally:
-        if daemon:
-            with _FORK_LOCK:
-                _FORKING -= 1
-                if _FORKING == 0:
-                    config["daemon"] = True
+        with _FORK_LOCK:
+            _FORKING -= 1
+            if _FORKING == 0:
+                config["daemon"] = _DAEMON
 
 
 def solve_on_worker(

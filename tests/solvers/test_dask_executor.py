@@ -165,3 +165,28 @@ def test_command_line_with_a_local_cluster(tmp_path: Path) -> None:
     assert out.returncode == 1, out.stderr
     assert "bug_off_by_one.cu:6" in out.stdout and "Traceback" not in out.stderr
     assert "2 kernels: 1 verified, 1 failed" in out.stdout
+
+
+def test_forking_stays_allowed_until_the_last_overlapping_task_ends() -> None:
+    # a Dask worker with threads runs tasks side by side: the first one out must not give
+    # the daemon flag back while another one still starts solver processes
+    import multiprocessing
+
+    from hoaregpu.solvers.dask_executor import _forking_allowed
+
+    config = vars(multiprocessing.current_process())["_config"]
+    saved = config.get("daemon")
+    config["daemon"] = True
+    try:
+        first, second = _forking_allowed(), _forking_allowed()
+        first.__enter__()
+        second.__enter__()
+        first.__exit__(None, None, None)
+        assert config["daemon"] is False  # the second task is still running
+        second.__exit__(None, None, None)
+        assert config["daemon"] is True
+    finally:
+        if saved is None:
+            config.pop("daemon", None)
+        else:
+            config["daemon"] = saved
