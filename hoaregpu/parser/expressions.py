@@ -41,7 +41,7 @@ from ..terms import (
 )
 from . import bigops
 from .context import IDENT_NOT_KW_RE, IDENT_RE, ctx, error, fail, punct, track
-from .precedence import BINARY_OPS, Guarded, by_precedence, fold_left, one_of_tokens, op_token
+from .precedence import BINARY_OPS, Chain, Choice, Trailed, by_precedence, fold_left, one_of_tokens, op_token
 
 Toks = pp.ParseResults
 
@@ -278,8 +278,6 @@ def build(formula: bool) -> pp.ParserElement:
     """The top level of the expression (or formula) grammar, with its checks of what follows."""
     top = pp.Forward()
     top.set_name("a formula" if formula else "an expression")
-    operand = pp.Forward()  # the unary level
-    operand.set_name("an expression")
 
     # The one-token primaries are one regex of named alternatives (tried in this order, as a
     # MatchFirst would) dispatched to their actions: one regex scan instead of seven failures.
@@ -352,7 +350,7 @@ def build(formula: bool) -> pp.ParserElement:
 
     index = punct("[") - top - punct("]", "']'")
     field = pp.Regex(rf"(?:\.|->)[ \t\r\n]*{IDENT_RE}").set_parse_action(_field)
-    indexed = (primary + Guarded(r"\[|\.|->", pp.ZeroOrMore(index | field))).set_parse_action(_indexed)
+    indexed = Trailed(primary, r"\[|\.|->", pp.ZeroOrMore(index | field)).set_parse_action(_indexed)
     member = pp.Regex(r"\.|->").set_parse_action(
         _unsupported("member access '{}'", "structs are not supported")
     )
@@ -362,26 +360,26 @@ def build(formula: bool) -> pp.ParserElement:
     if formula:
         at = pp.Literal("@").suppress() - indexed.copy().set_name("a thread after '@'")
         trailers = pp.ZeroOrMore(at | member | incdec_in_expr)
-        postfix = (indexed + Guarded(r"@|\.|->|\+\+|--", trailers)).set_parse_action(_at)
+        postfix = Trailed(indexed, r"@|\.|->|\+\+|--", trailers).set_parse_action(_at)
     else:
         at_in_code = pp.Literal("@").set_parse_action(fail(lambda t, loc: error(f"'@' {ANNOT_ONLY}", loc)))
         postfix = indexed + pp.Optional(at_in_code | member | incdec_in_expr)
 
     # one regex for the prefix operators, C's unsupported ones raising from the action
-    prefix = pp.Regex(r"\+\+|--|\*|&(?!&)|-(?![-=>])|!(?!=)|\+(?![+=])|~").set_name("an operator")
-    prefix.set_parse_action(_prefix_operator)
-    operand <<= ((prefix - operand).set_parse_action(_unary) | postfix).set_name("an expression")
+    prefix_re = r"\+\+|--|\*|&(?!&)|-(?![-=>])|!(?!=)|\+(?![+=])|~"
+    prefix = pp.Regex(prefix_re).set_name("an operator").set_parse_action(_prefix_operator)
+    operand = Choice(prefix_re, None, postfix)  # the unary level
+    operand.set_name("an expression")
+    operand.recursive((prefix - operand).set_parse_action(_unary))
 
     # The ten binary levels of C are one flat `operand (op operand)*` for pyparsing, grouped
     # by precedence in one parse action: a level per pyparsing element tried (and failed)
     # every level's operator after every operand, which made annotations 3x slower to parse.
     binop = op_token(BINARY_OPS)
-    disj = (operand + Guarded(BINARY_OPS, pp.ZeroOrMore(binop - operand))).set_parse_action(
-        by_precedence(formula)
-    )
-    cond = pp.Forward()
-    choice = punct("?") - top - punct(":", "':'") - cond
-    cond <<= (disj + Guarded(r"\?", pp.Optional(choice))).set_parse_action(_conditional)
+    disj = Chain(operand, binop, BINARY_OPS).set_parse_action(by_precedence(formula))
+    cond = Trailed(disj, r"\?")
+    cond.set_parse_action(_conditional)
+    cond.recursive(punct("?") - top - punct(":", "':'") - cond)
     assign_op = r"(?:<<|>>|[-+*/%&|^])?=(?!=)"
     assign = pp.Regex(assign_op).set_parse_action(
         fail(
@@ -398,14 +396,14 @@ def build(formula: bool) -> pp.ParserElement:
     )
     after = assign
     if formula:
-        impl = pp.Forward()
-        impl <<= cond + Guarded("==>", pp.Optional(op_token(r"==>") - impl))
+        impl = Trailed(cond, "==>")
         impl.set_parse_action(_fold_right)
-        iff = (impl + Guarded("<==>", pp.ZeroOrMore(op_token(r"<==>") - impl))).set_parse_action(fold_left)
-        top <<= iff + Guarded(assign_op, pp.Optional(after))
+        impl.recursive(op_token(r"==>") - impl)
+        iff = Chain(impl, op_token(r"<==>"), "<==>").set_parse_action(fold_left)
+        top <<= Trailed(iff, assign_op, after)
     else:
         logic_op = pp.Regex(r"==>|<==>").set_parse_action(
             fail(lambda t, loc: error(f"'{t}' {ANNOT_ONLY}", loc))
         )
-        top <<= cond + Guarded(rf"{assign_op}|==>|<==>", pp.Optional(after | logic_op))
+        top <<= Trailed(cond, rf"{assign_op}|==>|<==>", after | logic_op)
     return top

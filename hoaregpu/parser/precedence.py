@@ -1,9 +1,9 @@
 """Precedence and lookahead for the expression grammar (`expressions.py`): C's ten binary
 levels parsed as one flat `operand (op operand)*` and grouped here by precedence in a parse
 action (left-associative, comparisons chained in annotations), one regex for the one-token
-primaries, and `Guarded`, which tries optional trailers only when a regex peek says one
-follows. Each replaced a chain of pyparsing elements that were tried and failed after every
-operand, which was most of an annotation's parse time.
+primaries, and elements that choose by a regex peek at the text ahead (`Trailed`, `Chain`,
+`Choice`). Each replaced a chain of pyparsing elements that were tried and failed after
+every operand, which was most of an annotation's parse time.
 """
 
 from __future__ import annotations
@@ -103,24 +103,89 @@ def by_precedence(formula: bool) -> Any:
     return action
 
 
-class Guarded(pp.ParseElementEnhance):
-    """`expr`, or nothing when the text ahead cannot start it (`peek` does not match).
+_BLANKS = r"[ \t\r\n\f\v]*"
 
-    For the optional trailers after every operand (`[i]`, `.f`, `@ t`, an operator): one
-    regex test instead of pyparsing trying, and failing, each alternative in turn, which
-    was most of an annotation's parse time.
+
+class _WithExtra(pp.ParseElementEnhance):
+    """An element over `expr` that also parses `extra` (kept out of pyparsing's `exprs`
+    lists, whose streamlining would flatten the two into one `And`)."""
+
+    def __init__(self, expr: pp.ParserElement, extra: pp.ParserElement | None) -> None:
+        super().__init__(expr)
+        self.extra: pp.ParserElement = extra if extra is not None else pp.NoMatch()
+
+    def recursive(self, extra: pp.ParserElement) -> _WithExtra:
+        """Set `extra` after construction, when it names this element itself: a recursive
+        rule without a `Forward`, one element fewer on each of its many uses."""
+        self.extra = extra
+        return self
+
+    def streamline(self) -> pp.ParserElement:
+        super().streamline()
+        self.extra.streamline()
+        return self
+
+    def recurse(self) -> list[pp.ParserElement]:
+        return [*super().recurse(), self.extra]
+
+
+class Trailed(_WithExtra):
+    """`base` then the optional `trailer`, tried only when a regex peek says it follows.
+
+    For the optional trailers after every operand (`[i]`, `.f`, `@ t`, `? :`): one regex
+    test instead of pyparsing trying, and failing, each alternative in turn; and one element
+    where `base + Optional(trailer)` was three, on every operand of every annotation.
     """
 
-    def __init__(self, peek: str, expr: pp.ParserElement) -> None:
-        super().__init__(expr)
-        self._peek = re.compile(rf"[ \t\r\n\f\v]*(?:{peek})")  # from before the whitespace
-        self.mayReturnEmpty = True
+    def __init__(self, base: pp.ParserElement, peek: str, trailer: pp.ParserElement | None = None) -> None:
+        super().__init__(base, trailer)
+        self._peek = re.compile(rf"{_BLANKS}(?:{peek})")  # from before the whitespace
 
     def parseImpl(self, instring: str, loc: int, do_actions: bool = True) -> Any:
-        if not self._peek.match(instring, loc):
-            return loc, []
         assert self.expr is not None
-        return self.expr._parse(instring, loc, do_actions, callPreParse=False)
+        loc, toks = self.expr._parse(instring, loc, do_actions, callPreParse=False)
+        if self._peek.match(instring, loc):
+            loc, more = self.extra._parse(instring, loc, do_actions)
+            toks += more
+        return loc, toks
+
+
+class Chain(_WithExtra):
+    """`operand (op operand)*`, the operator found by a regex peek before it is parsed and
+    an operand required after it (a syntax error there, as `op - operand` would be)."""
+
+    def __init__(self, operand: pp.ParserElement, op: pp.ParserElement, peek: str) -> None:
+        super().__init__(operand, op)
+        self._peek = re.compile(rf"{_BLANKS}(?:{peek})")
+
+    def parseImpl(self, instring: str, loc: int, do_actions: bool = True) -> Any:
+        assert self.expr is not None
+        loc, toks = self.expr._parse(instring, loc, do_actions, callPreParse=False)
+        while self._peek.match(instring, loc):
+            loc, op = self.extra._parse(instring, loc, do_actions)
+            try:
+                loc, right = self.expr._parse(instring, loc, do_actions)
+            except pp.ParseFatalException:
+                raise
+            except pp.ParseBaseException as exc:
+                raise pp.ParseSyntaxException._from_exception(exc) from None
+            toks += op
+            toks += right
+        return loc, toks
+
+
+class Choice(_WithExtra):
+    """`when` if a regex peek matches here, else `otherwise`: for a prefix operator or a
+    postfix expression, decided by the next character instead of by a failed attempt."""
+
+    def __init__(self, peek: str, when: pp.ParserElement | None, otherwise: pp.ParserElement) -> None:
+        super().__init__(otherwise, when)
+        self._peek = re.compile(rf"{_BLANKS}(?:{peek})")
+
+    def parseImpl(self, instring: str, loc: int, do_actions: bool = True) -> Any:
+        chosen = self.extra if self._peek.match(instring, loc) else self.expr
+        assert chosen is not None
+        return chosen._parse(instring, loc, do_actions)
 
 
 def one_of_tokens(tokens: list[tuple[str, str, Any]]) -> pp.ParserElement:
