@@ -77,10 +77,9 @@ def _device_functions(tu: Any, clang_path: str) -> list[str]:
     K = clang.cindex().CursorKind
     return [
         cur.spelling
-        for cur in tu.cursor.get_children()
+        for cur in clang.file_top_level(tu, clang_path)
         if cur.kind == K.FUNCTION_DECL
         and cur.is_definition()
-        and clang.in_file(cur, clang_path)
         and any(ch.kind == K.CUDADEVICE_ATTR for ch in cur.get_children())
     ]
 
@@ -97,8 +96,7 @@ def _declared_builtin_names(tu: object, clang_path: str) -> frozenset[str]:
     kinds = (ci.CursorKind.VAR_DECL, ci.CursorKind.PARM_DECL)
     found = {
         cur.spelling
-        for top in tu.cursor.get_children()  # type: ignore[attr-defined]
-        if clang.in_file(top, clang_path)  # not the prelude's declarations
+        for top in clang.file_top_level(tu, clang_path)  # not the prelude's declarations
         for cur in clang.descendants(top)
         if cur.kind in kinds and cur.spelling in ("tid", "ntid")
     }

@@ -204,6 +204,18 @@ def in_file(cursor: Any, path: str) -> bool:
     return f is not None and os.path.normpath(f.name) == os.path.normpath(path)
 
 
+def file_top_level(tu: Any, path: str) -> list[Any]:
+    """The top-level cursors that stand in the file `path`, in order: one walk over the
+    translation unit, whose ~1,300 prelude declarations every reader would otherwise skip
+    again (kept on the translation unit, which lives as long as its cursors)."""
+    cached = getattr(tu, "_hoaregpu_top_level", None)
+    if cached is not None and cached[0] == path:
+        return list(cached[1])
+    own = [cur for cur in children(tu.cursor) if in_file(cur, path)]
+    tu._hoaregpu_top_level = (path, own)
+    return list(own)
+
+
 def offsets(cursor: Any) -> tuple[int, int]:
     """The cursor's extent as file offsets [start, end)."""
     ext = cursor.extent
@@ -219,8 +231,8 @@ def macro_definitions(tu: Any, path: str) -> list[tuple[str, int, int, bool]]:
     the last token of the value, whether it is function-like)."""
     ci = cindex()
     out: list[tuple[str, int, int, bool]] = []
-    for cur in tu.cursor.get_children():
-        if cur.kind != ci.CursorKind.MACRO_DEFINITION or not in_file(cur, path):
+    for cur in file_top_level(tu, path):
+        if cur.kind != ci.CursorKind.MACRO_DEFINITION:
             continue
         function_like = bool(ci.conf.lib.clang_Cursor_isMacroFunctionLike(cur))
         out.append((cur.spelling, cur.extent.start.offset, cur.extent.end.offset, function_like))

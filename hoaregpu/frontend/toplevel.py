@@ -46,7 +46,7 @@ class TopLevel(OpenCL):
         left alone (host code, helpers never called)."""
         items: list[Any] = []
         previous_end = 0
-        self.read_axioms(self.top_level(self.tu.cursor))  # GPUVerify's `__axiom(e)`
+        self.read_axioms(self.top_level())  # GPUVerify's `__axiom(e)`
         declarations = self._declarations()
         for cur, _, _, contract in declarations:  # first: every contract, for the calls
             if contract and self._is_device_function(cur, with_contract=True):
@@ -103,7 +103,7 @@ class TopLevel(OpenCL):
         attached) between the previous declaration and each."""
         out = []
         previous_end = 0
-        for cur in self.top_level(self.tu.cursor):
+        for cur in self.top_level():
             if not clang.in_file(cur, self.tu_path) or cur.kind == self.K.MACRO_DEFINITION:
                 continue
             if cur.kind in (self.K.MACRO_INSTANTIATION, self.K.INCLUSION_DIRECTIVE):
@@ -160,10 +160,11 @@ class TopLevel(OpenCL):
         block = Block((*shared, *stmts), self.span(body))
         return KernelDef(name, (*params, *globals_), (), (), block, span, device=True)
 
-    def top_level(self, parent: Any) -> list[Any]:
+    def top_level(self, parent: Any = None) -> list[Any]:
         """The file's declarations in order, looking into `extern "C" { ... }` and namespaces."""
         out: list[Any] = []
-        for cur in parent.get_children():
+        found = clang.file_top_level(self.tu, self.tu_path) if parent is None else parent.get_children()
+        for cur in found:
             if cur.kind in (self.K.LINKAGE_SPEC, self.K.NAMESPACE) and clang.in_file(cur, self.tu_path):
                 out += self.top_level(cur)
             else:
