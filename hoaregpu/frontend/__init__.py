@@ -47,7 +47,7 @@ def parse_text(text: str, path: str = "<string>", options: ClangOptions | None =
     try:
         with deep_recursion():  # Clang's AST is walked recursively (a long sum is deep)
             chars = clang.CharOffsets(text)
-            lexed = clang.lex(tu, clang_path, chars)
+            lexed = clang.lex(tu, clang_path, text, chars)
             c = ParseContext(path, chars.lines, shadowed=_declared_builtin_names(tu, clang_path))
             define_table(tu, clang_path, text, chars, lexed, c)
             annots = read_annotations(lexed, c)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -253,7 +254,10 @@ class Lexed:
         return any(a <= offset < b for a, b in self.skipped)
 
 
-def lex(tu: Any, path: str, chars: CharOffsets) -> Lexed:
+_SPLICES = re.compile(r"\\\r?\n")
+
+
+def lex(tu: Any, path: str, text: str, chars: CharOffsets) -> Lexed:
     ci = cindex()
     tu_file = tu.get_file(path)
     start = ci.SourceLocation.from_offset(tu, tu_file, 0)
@@ -267,11 +271,15 @@ def lex(tu: Any, path: str, chars: CharOffsets) -> Lexed:
         else:
             code.append(tok)
     undefs = set()
-    for hash_, word, name in zip(code, code[1:], code[2:], strict=False):
+    # a token's spelling is a libclang call: look for `#undef` only in a file that has one
+    # (spelled with line splices too)
+    has_undef = "undef" in text or "undef" in _SPLICES.sub("", text)
+    for hash_, word, name in zip(code, code[1:], code[2:], strict=False) if has_undef else ():
         if hash_.spelling != "#" or word.spelling != "undef" or name.kind != ci.TokenKind.IDENTIFIER:
             continue
         offset = chars(hash_.extent.start.offset)
-        if not any(a <= offset < b for a, b in skipped) and hash_.location.line == name.location.line:
+        directive = _SPLICES.sub("", text[offset : chars(name.extent.start.offset)])
+        if not any(a <= offset < b for a, b in skipped) and "\n" not in directive:
             undefs.add(name.spelling)
     return Lexed(tuple(comments), frozenset(undefs), skipped)
 
