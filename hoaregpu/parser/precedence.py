@@ -188,6 +188,21 @@ class Choice(_WithExtra):
         return chosen._parse(instring, loc, do_actions)
 
 
+class _Alternatives(pp.Regex):
+    """A regex of named alternatives whose results hold only the groups that matched (the
+    stock `Regex` sets every group of the pattern, matched or not, on every token)."""
+
+    def parseImpl(self, instring: str, loc: int, do_actions: bool = True) -> Any:
+        match = self.re_match(instring, loc)
+        if not match:
+            raise pp.ParseException(instring, loc, self.errmsg, self)
+        toks = pp.ParseResults(match.group())
+        for name, value in match.groupdict().items():
+            if value is not None:
+                toks[name] = value
+        return match.end(), toks
+
+
 def one_of_tokens(tokens: list[tuple[str, str, Any]]) -> pp.ParserElement:
     """One regex `(?P<kind>...)|...` whose match goes to the action of the kind that matched."""
     actions = {kind: action for kind, _, action in tokens}
@@ -195,10 +210,10 @@ def one_of_tokens(tokens: list[tuple[str, str, Any]]) -> pp.ParserElement:
 
     def dispatch(s: str, loc: int, toks: Toks) -> Any:
         track(s, loc, toks)  # for the position of "nested too deeply" (with '(' and prefixes)
-        kind = next(k for k in actions if cast(Any, toks).get(k) is not None)
+        kind = next(k for k in cast(Any, toks).keys() if k in actions)  # noqa: SIM118 (ParseResults)
         return actions[kind](s, loc, toks)
 
-    return pp.Regex(regex).set_parse_action(dispatch)
+    return _Alternatives(regex).set_parse_action(dispatch)
 
 
 def op_token(regex: str) -> pp.ParserElement:
