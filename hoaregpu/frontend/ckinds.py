@@ -91,13 +91,23 @@ def computation_kind(a: str, b: str) -> str:
     return TO_UNSIGNED[s]
 
 
+# builtin types are their own canonical type: no libclang call to ask for it
+_BUILTIN = frozenset({*SIGNED, *UNSIGNED, "FLOAT", "DOUBLE", "BOOL", "VOID", "HALF", "LONGDOUBLE"})
+
+
+def canonical_kind(ty: Any) -> str:
+    """The name of the kind of the type's canonical type (typedefs seen through)."""
+    name = str(ty.kind.name)
+    return name if name in _BUILTIN else str(ty.get_canonical().kind.name)
+
+
 def is_unsigned(cur: Any) -> bool:
-    return bool(cur.type.get_canonical().kind.name in UNSIGNED)
+    return canonical_kind(cur.type) in UNSIGNED
 
 
 def width(cur: Any) -> int:
     """Bits of an integer type (what matters: 64 or less)."""
-    return WIDTH.get(RANK.get(cur.type.get_canonical().kind.name, 3), 32)
+    return WIDTH.get(RANK.get(canonical_kind(cur.type), 3), 32)
 
 
 def strip(cur: Any, K: Any) -> Any:

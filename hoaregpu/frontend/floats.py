@@ -18,6 +18,7 @@ from ..floats import literal, round32
 from ..syntax import AssignOp
 from ..terms import Binary, BinOp, IntLit, Term, Unary, UnOp
 from . import clang
+from .ckinds import canonical_kind
 
 FLOAT_KINDS = ("FLOAT", "DOUBLE")
 _ARITH = {BinOp.ADD: BinOp.FADD, BinOp.SUB: BinOp.FSUB, BinOp.MUL: BinOp.FMUL, BinOp.DIV: BinOp.FDIV}
@@ -31,7 +32,7 @@ _CXEVAL_FLOAT = 2
 
 
 def kind_of(ty: Any) -> str:
-    return str(ty.get_canonical().kind.name)
+    return canonical_kind(ty)
 
 
 def is_float(cur: Any) -> bool:
