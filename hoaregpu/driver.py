@@ -24,6 +24,7 @@ from .frontend import ClangOptions, parse_file
 from .grid import with_contract
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
+from .loop_inference import inferred, with_candidates
 from .lower import lower_file
 from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcResult
 from .races import Site, is_race_vc, race_kernel
@@ -110,7 +111,10 @@ def prepare_kernel(
     start = time.perf_counter()
     n = kernel_launch(kernel, threads)
     unrolled = unroll(kernel, n, unroll_limit)  # before §4.1: a loop unrolled needs no transform
-    kernel = make_monotonic(unrolled.kernel)
+    # the loops left without invariant get inferred ones (candidates read off the loop before
+    # the §4.1 transform hides its condition, pruned on the transformed kernel)
+    guessed, candidates = with_candidates(unrolled.kernel, unrolled.missing)
+    kernel = inferred(make_monotonic(guessed), n, candidates)
     # The race checks are ghost code in a kernel of their own, for the race VCs only: the
     # other VCs are the kernel's as without them (hoaregpu.races.race_kernel), and the
     # prepared kernel (which replays counterexamples) stays the program itself.

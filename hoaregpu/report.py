@@ -11,6 +11,8 @@ from . import core
 from .driver import KernelResult, RunResult, VcResult
 from .expectations import mismatches, read_expectation
 from .grid import ignored_sizes
+from .loop_inference import survivors
+from .pretty import show_term
 from .race_report import race_note
 from .races import Site
 from .solvers import Outcome
@@ -98,8 +100,8 @@ def vc_lines(
         others = "; ".join(", ".join(a.vc.origin.span.context) for a in also)
         lines.append(f"note: likewise {outcome.value} in {others}")
     lines += [
-        f"note: the loop at line {m.span.line} has no 'loop invariant'; it was taken as `true`, "
-        "which may be too weak for this VC"
+        f"note: the loop at line {m.span.line} has no 'loop invariant'; the one it was taken with "
+        "(`true` or what was inferred) may be too weak for this VC"
         for m in missing
         if _downstream(r, m) and not (r.replay is not None and r.replay.confirmed)
     ]
@@ -132,15 +134,19 @@ def _downstream(r: VcResult, loop: MissingInvariant) -> bool:
 
 def missing_invariant_lines(k: KernelResult) -> list[str]:
     """A warning per loop without invariant that was not unrolled, when some VC of the kernel
-    is not proved (a kernel verified with `true` as the invariant is verified: `true` is sound)."""
+    is not proved (a kernel verified with `true` as the invariant is verified: `true` is sound),
+    with the invariants inferred for it (`hoaregpu.loop_inference`)."""
     if all(r.result.outcome is Outcome.PROVED for r in k.results):
         return []
+    kept = survivors(k.prepared.kernel)
     lines = []
     for m in k.prepared.missing_invariants:
-        lines.append(
-            f"{m.span}: warning: this loop has no 'loop invariant', so it was taken as `true` "
-            f"[missing-invariant]"
-        )
+        own = [f for f in kept if (f.span.path, f.span.line) == (m.span.path, m.span.line)]
+        taken = "with the invariants inferred for it" if own else "as `true`"
+        warning = f"this loop has no 'loop invariant', so it was taken {taken}"
+        lines.append(f"{m.span}: warning: {warning} [missing-invariant]")
+        if own:
+            lines.append(f"note: inferred and proved: {', '.join(show_term(f.term) for f in own)}")
         lines.append(f"note: it was not unrolled because {m.reason}")
         lines.append(
             "note: write a 'loop invariant' before the loop, or give it a trip count that is a "
@@ -302,7 +308,16 @@ def render_json(run: RunResult) -> str:
                 ],
                 "frontend_seconds": round(k.prepared.frontend_seconds, 4),
                 "loops_without_invariant": [
-                    {"line": m.span.line, "col": m.span.col, "reason": m.reason}
+                    {
+                        "line": m.span.line,
+                        "col": m.span.col,
+                        "reason": m.reason,
+                        "inferred": [
+                            show_term(f.term)
+                            for f in survivors(k.prepared.kernel)
+                            if (f.span.path, f.span.line) == (m.span.path, m.span.line)
+                        ],
+                    }
                     for m in k.prepared.missing_invariants
                 ],
                 "vcs": [_vc_json(r) for r in k.results],

@@ -480,7 +480,10 @@ def test_report_of_a_loop_taken_as_true(tmp_path: Path) -> None:
     assert k.verdict == "failed"
     text = render_text_of(k)
     loop = line_of(src, "for (")
-    assert f"k.cu:{loop}:5: warning: this loop has no 'loop invariant', so it was taken as `true`" in text
+    # the counter's invariants are inferred (hoaregpu.loop_inference), the accumulator's are not
+    taken = "so it was taken with the invariants inferred for it"
+    assert f"k.cu:{loop}:5: warning: this loop has no 'loop invariant', {taken}" in text
+    assert "note: inferred and proved: i == i @ 0, i >= 0\n" in text
     assert "not unrolled because its condition reads 'n'" in text
     doc = json.loads(render_json(_run_result(k)))
     assert doc["kernels"][0]["loops_without_invariant"][0]["line"] == loop

@@ -1,0 +1,188 @@
+"""Loop invariants for the loops that carry none, guessed and pruned Houdini-style.
+
+A loop without a `loop invariant` that `hoaregpu.unroll` could not unroll is taken with the
+invariant `true` by H-WHILE, which forgets everything about the variables it assigns: a
+kernel as plain as `for (int i = 0; i < n; i++) __assert(i >= 0);` then fails, and every
+barrier in a loop whose counter all threads share is reported as divergent. GPUVerify infers
+the invariants such loops need; so does this pass (issue 11, item 4), from candidates read
+off the loop (`candidates`), for each per-thread scalar `v` the body assigns:
+
+- `v == v @ 0`: the value is the same in every thread (loop counters of uniform loops:
+  what barriers inside them need);
+- `v >= e0` and `v <= e0`, where `v = e0` is the last assignment before the loop and `e0`
+  reads nothing the loop changes (monotone counters);
+- `v % S == e0 % S` when the body steps `v = v + S`, `S` unchanged by the loop (strides);
+- from a comparison `v < B` of the loop condition (`B` unchanged): `v <= B`, and likewise
+  `v <= B + 1`, `v >= B`, `v >= B - 1` for `<=`, `>`, `>=` (the counter's last value).
+
+`race_invariants.houdini` proves the candidates' entry and preservation VCs with z3 under a
+resource limit, drops those not proved, and repeats until the rest is inductive. The
+survivors stay in the kernel as loop invariants, so their VCs are proved once more with the
+solver the user chose, like the user's own: an inferred invariant never makes a kernel
+verify unless it holds. Candidates are marked by columns from `FUNCTIONAL_COL` on (above the
+race candidates' range, so that the race pass, which runs later on the same kernel, cannot
+take a survivor for one of its own candidates).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from . import core
+from .errors import Span
+from .launch import Launch
+from .pretty import show_term
+from .race_invariants import houdini
+from .terms import At, Binary, BinOp, IntLit, Term, Var, subterms
+from .unroll import MissingInvariant, _split_flags
+
+FUNCTIONAL_COL = 200_000  # candidate columns of this pass (race_invariants.INFERRED_COL is below)
+
+_LAST_VALUE = {  # the comparison `v op B` of a loop condition → the bound `v op' B + k` after it
+    BinOp.LT: (BinOp.LE, 0),
+    BinOp.LE: (BinOp.LE, 1),
+    BinOp.GT: (BinOp.GE, 0),
+    BinOp.GE: (BinOp.GE, -1),
+}
+
+
+def _vars(t: Term) -> set[str]:
+    return {s.name for s in subterms(t) if isinstance(s, Var)}
+
+
+def _reads_arrays(t: Term) -> bool:
+    return any(isinstance(s, Var) and s.indices for s in subterms(t))
+
+
+def _plus(t: Term, k: int) -> Term:
+    return t if k == 0 else Binary(BinOp.ADD, t, IntLit(k))
+
+
+def _conjuncts(t: Term) -> Iterable[Term]:
+    if isinstance(t, Binary) and t.op is BinOp.AND:
+        yield from _conjuncts(t.left)
+        yield from _conjuncts(t.right)
+    else:
+        yield t
+
+
+def _steps(body: core.Stmt, changed: set[str]) -> dict[str, Term]:
+    """The variables the body assigns once, by `v = v + S` with `S` unchanged by the loop."""
+    counts: dict[str, int] = {}
+    out: dict[str, Term] = {}
+    for x in core.statements(body):
+        if isinstance(x, core.Assign) and not x.indices:
+            counts[x.target] = counts.get(x.target, 0) + 1
+            v = x.value
+            step = isinstance(v, Binary) and v.op is BinOp.ADD and v.left == Var(x.target)
+            if step and not (_vars(v.right) & changed) and not _reads_arrays(v.right):  # type: ignore[union-attr]
+                out[x.target] = v.right  # type: ignore[union-attr]
+    return {v: s for v, s in out.items() if counts[v] == 1}
+
+
+def _initial(before: tuple[core.Stmt, ...], v: str, changed: set[str]) -> Term | None:
+    """`e0` of the last `v = e0` among the statements before the loop, if nothing between
+    assigns `v` or what `e0` reads, and the loop changes nothing `e0` reads."""
+    between: set[str] = set()
+    for s in reversed(before):
+        if isinstance(s, core.Assign) and s.target == v and not s.indices:
+            e0 = s.value
+            if _vars(e0) & (changed | between) or _reads_arrays(e0):
+                return None
+            return e0
+        assigned = core.assigned_vars(s)
+        if v in assigned or not isinstance(s, core.Assign | core.Skip | core.Assert | core.Assume):
+            return None  # a branch, loop or call may assign it: the pattern is not plain
+        between |= assigned
+    return None
+
+
+def candidates(kernel: core.Kernel, loop: core.While, before: tuple[core.Stmt, ...]) -> list[Term]:
+    """The candidate invariants of `loop` (module doc); `before`: the statements before it in
+    its sequence."""
+    changed = core.assigned_vars(loop.body)
+    scalars = sorted(
+        v
+        for v in changed
+        if kernel.has_decl(v)
+        and kernel.decl(v).kind is core.VarKind.LOCAL
+        and kernel.decl(v).dim == 0
+        and kernel.decl(v).role is not core.VarRole.SYNTHETIC
+        and not kernel.decl(v).floating
+    )
+    steps = _steps(loop.body, changed)
+    _, cond = _split_flags(kernel, loop.cond)
+    out: list[Term] = []
+    for v in scalars:
+        x = Var(v)
+        out.append(Binary(BinOp.EQ, x, At(x, IntLit(0))))
+        e0 = _initial(before, v, changed)
+        if e0 is not None:
+            out += [Binary(BinOp.GE, x, e0), Binary(BinOp.LE, x, e0)]
+            if v in steps and steps[v] not in (IntLit(1), IntLit(-1)):
+                s = steps[v]
+                out.append(Binary(BinOp.EQ, Binary(BinOp.MOD, x, s), Binary(BinOp.MOD, e0, s)))
+    for c in _conjuncts(cond):
+        if not (isinstance(c, Binary) and c.op in _LAST_VALUE):
+            continue
+        op, k = _LAST_VALUE[c.op]
+        if isinstance(c.left, Var) and c.left.name in scalars and not c.left.indices:
+            bound = c.right
+            if not (_vars(bound) & changed) and not _reads_arrays(bound):
+                out.append(Binary(op, c.left, _plus(bound, k)))
+    seen: set[Term] = set()
+    return [t for t in out if not (t in seen or seen.add(t))]  # type: ignore[func-returns-value]
+
+
+def with_candidates(
+    kernel: core.Kernel, missing: Iterable[MissingInvariant]
+) -> tuple[core.Kernel, dict[int, core.Formula]]:
+    """The kernel with candidate invariants on each loop listed in `missing` (matched by its
+    span), and the candidates by column."""
+    where = {(m.span.path, m.span.line, m.span.col) for m in missing}
+    found: dict[int, core.Formula] = {}
+    if not where:
+        return kernel, found
+
+    def go(s: core.Stmt, before: tuple[core.Stmt, ...]) -> core.Stmt:
+        if isinstance(s, core.Seq):
+            stmts: list[core.Stmt] = []
+            for x in s.stmts:
+                stmts.append(go(x, (*before, *stmts)))
+            return core.Seq(tuple(stmts), s.span)
+        if isinstance(s, core.If):
+            return core.If(s.cond, go(s.then, ()), go(s.orelse, ()), s.span)
+        if isinstance(s, core.While):
+            loop = replace(s, body=go(s.body, ()))
+            span = s.span
+            if span is None or (span.path, span.line, span.col) not in where or s.invariants:
+                return loop
+            guessed = []
+            for t in candidates(kernel, loop, before):
+                col = FUNCTIONAL_COL + len(found)
+                note = f"the inferred invariant {show_term(t)}"
+                clause = core.Formula(t, Span(span.path, span.line, col, (*span.context, note)))
+                found[col] = clause
+                guessed.append(clause)
+            return replace(loop, invariants=tuple(guessed))
+        return s
+
+    return replace(kernel, body=go(kernel.body, ())), found
+
+
+def inferred(kernel: core.Kernel, launch: Launch, candidates_: dict[int, core.Formula]) -> core.Kernel:
+    """The kernel with the candidates that `houdini` proves inductive, the others removed."""
+    return houdini(kernel, launch, candidates_) if candidates_ else kernel
+
+
+def survivors(kernel: core.Kernel) -> list[core.Formula]:
+    """The inferred invariants the kernel keeps, in source order."""
+    out = [
+        f
+        for s in core.statements(kernel.body)
+        if isinstance(s, core.While)
+        for f in s.invariants
+        if f.span.col >= FUNCTIONAL_COL
+    ]
+    return sorted(out, key=lambda f: (f.span.line, f.span.col))

@@ -1,0 +1,138 @@
+"""Invariants inferred for loops without one (hoaregpu.loop_inference): candidates read off the
+loop, pruned Houdini-style, proved like the user's; never a way for a wrong kernel to verify."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pipeline_kit import line_of, source
+
+from hoaregpu.driver import KernelResult, RunResult, VerifyOptions, kernel_launch, load_kernels, verify
+from hoaregpu.loop_inference import FUNCTIONAL_COL, survivors, with_candidates
+from hoaregpu.pretty import show_term
+from hoaregpu.report import render_json
+from hoaregpu.solvers import Outcome
+from hoaregpu.unroll import unroll
+
+
+def run(tmp_path: Path, src: str, **options: int) -> KernelResult:
+    path = tmp_path / "k.cu"
+    path.write_text(source(src))
+    result = verify([str(path)], VerifyOptions(jobs=2, unroll=0, **options))  # type: ignore[arg-type]
+    assert not result.errors, [e.render() for e in result.errors]
+    (kernel,) = result.kernels
+    return kernel
+
+
+def kept(k: KernelResult) -> list[str]:
+    return [show_term(f.term) for f in survivors(k.prepared.kernel)]
+
+
+def refuted(k: KernelResult) -> set[tuple[str, int]]:
+    return {
+        (r.vc.origin.kind.value, r.vc.origin.span.line)
+        for r in k.results
+        if r.result.outcome is Outcome.REFUTED
+    }
+
+
+def test_lower_bound_of_a_counter_is_inferred(tmp_path: Path) -> None:
+    # GPUVerify's inference_tests/lower_bound: the bound is neither a constant nor an invariant
+    k = run(
+        tmp_path,
+        """
+        __global__ void k(int x, int y, int z) {
+            for (int i = 0; i < (x ? y : z); i++) {
+                //@ assert i >= 0;
+            }
+        }
+        """,
+    )
+    assert k.verdict == "verified", refuted(k)
+    assert "i >= 0" in kept(k)
+    doc = json.loads(render_json(RunResult((k,), ())))
+    assert "i >= 0" in doc["kernels"][0]["loops_without_invariant"][0]["inferred"]
+
+
+def test_uniform_counter_makes_barriers_in_the_loop_non_divergent(tmp_path: Path) -> None:
+    k = run(
+        tmp_path,
+        """
+        __global__ void k(int *p, int n) {
+            for (int i = 0; i < n; i++) {
+                __syncthreads();
+                p[threadIdx.x] = threadIdx.x;
+                __syncthreads();
+            }
+        }
+        """,
+    )
+    assert k.verdict == "verified", refuted(k)
+    assert "i == i @ 0" in kept(k)
+
+
+def test_stride_and_bound_of_an_unsigned_counter(tmp_path: Path) -> None:
+    # GPUVerify's inference_tests/strided_invariant: `j % 16 == 0` and `j` below its bound (no wrap)
+    k = run(
+        tmp_path,
+        """
+        __global__ void k(int *a, unsigned n) {
+            for (unsigned j = 0; j < n; j += 16) {
+                //@ assert j % 16 == 0;
+            }
+        }
+        """,
+    )
+    assert k.verdict == "verified", refuted(k)
+    assert "j % 16 == 0 % 16" in kept(k)
+
+
+def test_a_wrong_assertion_still_fails_and_false_candidates_are_dropped(tmp_path: Path) -> None:
+    src = """
+        __global__ void k(int *a, int n) {
+            for (int i = threadIdx.x; i < n; i++) {
+                //@ assert i >= 1;
+            }
+        }
+        """
+    k = run(tmp_path, src)
+    assert k.verdict == "failed"
+    assert ("assertion", line_of(src, "assert")) in refuted(k)
+    assert "i == i @ 0" not in kept(k)  # the counter starts at the thread's index
+    assert "i >= tid" in kept(k)
+
+
+def test_a_thread_dependent_trip_count_is_still_barrier_divergence(tmp_path: Path) -> None:
+    src = """
+        __global__ void k(int *p, unsigned n) {
+            for (unsigned i = 0; i < n + threadIdx.x; i++) {
+                __syncthreads();
+            }
+        }
+        """
+    k = run(tmp_path, src)
+    assert ("barrier-divergence", line_of(src, "__syncthreads")) in refuted(k)
+
+
+def test_candidates_are_read_off_the_loop_only_where_no_invariant_was_written(tmp_path: Path) -> None:
+    src = source(
+        """
+        __global__ void k(int *a, int n) {
+            int s = 4;
+            for (int i = 2; i < n; i += s) { a[i] = 0; }
+            //@ loop invariant i >= 0;
+            for (int i = 0; i < n; i++) { a[i] = 1; }
+        }
+        """
+    )
+    path = tmp_path / "k.cu"
+    path.write_text(src)
+    (kernel,) = load_kernels(str(path), None)
+    unrolled = unroll(kernel, kernel_launch(kernel, None), 0)
+    assert len(unrolled.missing) == 1  # the second loop has the user's invariant
+    _, found = with_candidates(unrolled.kernel, unrolled.missing)
+    assert all(col >= FUNCTIONAL_COL for col in found)
+    terms = {show_term(f.term) for f in found.values()}
+    assert {"i == i @ 0", "i >= 2", "i <= 2", "i % s == 2 % s", "i <= n"} <= terms
+    assert all(f.span.line == line_of(src, "i += s") for f in found.values())
