@@ -19,7 +19,7 @@ from pysmt.fnode import FNode
 
 from . import core
 from .deep import deep
-from .errors import ConfigError, HoareGpuError, SpecError
+from .errors import ConfigError, HoareGpuError, Span, SpecError
 from .frontend import ClangOptions, parse_file
 from .grid import with_contract
 from .launch import Launch
@@ -27,6 +27,7 @@ from .limits import DEFAULT_UNROLL
 from .loop_inference import inferred, with_candidates
 from .lower import lower_file
 from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcResult
+from .race_invariants import survivors
 from .races import Site, is_race_vc, race_kernel
 from .smt.script import KernelScript
 from .smt.smtlib import script_text
@@ -37,7 +38,7 @@ from .solvers.executor import Executor, LocalExecutor
 from .transform import make_monotonic
 from .unroll import unroll
 from .vc.generate import generate, precondition
-from .vc.kinds import Origin
+from .vc.kinds import Origin, VcKind
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class VerifyOptions:
     confirm: bool = False  # a VC is proved only by two solver families (`solvers.portfolio`)
     unroll: int = DEFAULT_UNROLL  # iterations up to which a loop without invariant is unrolled
     clang: ClangOptions = field(default_factory=ClangOptions)  # `-D`, `-I`
-    check_races: bool = False  # race VCs (hoaregpu.races); off: race-freedom is assumed
+    check_races: bool = True  # race VCs (hoaregpu.races); off (`--assume-race-free`): assumed
     executor: Executor | None = None  # where solver tasks run (None: `jobs` local workers)
 
     def __post_init__(self) -> None:
@@ -106,7 +107,7 @@ def prepare_kernel(
     kernel: core.Kernel,
     threads: int | Launch | None,
     unroll_limit: int = DEFAULT_UNROLL,
-    check_races: bool = False,
+    check_races: bool = True,
 ) -> PreparedKernel:
     start = time.perf_counter()
     n = kernel_launch(kernel, threads)
@@ -119,9 +120,11 @@ def prepare_kernel(
     # other VCs are the kernel's as without them (hoaregpu.races.race_kernel), and the
     # prepared kernel (which replays counterexamples) stays the program itself.
     sites: Mapping[int, Site] = {}
+    inferred: tuple[tuple[Span, str], ...] = ()
     sources: list[tuple[core.Kernel, Callable[[Origin], bool] | None]] = [(kernel, None)]
     if check_races:
         checked, sites = race_kernel(kernel, n)
+        inferred = survivors(checked)
         sources.append((checked, is_race_vc))
     vcs: list[PreparedVc] = []
     prefixes: list[str] = []
@@ -157,7 +160,7 @@ def prepare_kernel(
         pre_script = script_text(pre) if pre is not None else None
     seconds = time.perf_counter() - start
     return PreparedKernel(
-        path, kernel, n, tuple(vcs), seconds, pre_script, unrolled.missing, prefixes[0], check_races, sites
+        path, kernel, n, tuple(vcs), seconds, pre_script, unrolled.missing, prefixes[0], check_races, sites, inferred
     )
 
 
@@ -166,7 +169,7 @@ def prepare(
     threads: int | Launch | None,
     unroll_limit: int = DEFAULT_UNROLL,
     clang: ClangOptions | None = None,
-    check_races: bool = False,
+    check_races: bool = True,
 ) -> tuple[list[PreparedKernel], list[SpecError]]:
     prepared: list[PreparedKernel] = []
     errors: list[SpecError] = []
@@ -206,7 +209,8 @@ def solve(
     )
     results = iter(solved_all)
     solved = [
-        (k, tuple(settle_approximate(k, VcResult(vc, next(results))) for vc in k.vcs)) for k in prepared
+        (k, tuple(settle_any_cell(k, settle_approximate(k, VcResult(vc, next(results)))) for vc in k.vcs))
+        for k in prepared
     ]
     out = [KernelResult(k, vcs, next(results) if k.precondition_script else None) for k, vcs in solved]
     return with_callees(out)
@@ -255,6 +259,24 @@ def settle_approximate(k: PreparedKernel, r: VcResult) -> VcResult:
         f"{r.result.solver} found a counterexample that depends on "
         f"{' and '.join(r.vc.approximations)} (uninterpreted), and execution does not confirm it: "
         f"{verdict.note}"
+    )
+    return replace(r, result=replace(r.result, outcome=Outcome.UNKNOWN, values=(), message=message))
+
+
+def settle_any_cell(k: PreparedKernel, r: VcResult) -> VcResult:
+    """A refuted race VC that rests on a call not looked into (a function declared without a
+    body: its access is of *any* cell of the array, docs/races.md) is undecided, not a race
+    found: the function may well touch only cells no other thread uses. Never verified."""
+    if r.vc.origin.kind is not VcKind.DATA_RACE or r.result.outcome is not Outcome.REFUTED:
+        return r
+    from .race_report import any_cell_calls
+
+    calls = any_cell_calls(r.vc.queries, r.result.values, k.race_sites)
+    if not calls:
+        return r
+    message = (
+        f"a race with the accesses of {', '.join(calls)} cannot be ruled out: a function without "
+        "a body may access any cell of the arrays it gets (give it a body, or a contract)"
     )
     return replace(r, result=replace(r.result, outcome=Outcome.UNKNOWN, values=(), message=message))
 

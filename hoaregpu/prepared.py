@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import core
-from .errors import SpecError
+from .errors import Span, SpecError
 from .launch import Launch
 from .races import Site
 from .solvers.outcome import Outcome, SolverResult
@@ -63,6 +63,8 @@ class PreparedKernel:
     smt_prefix: str = field(default="", repr=False)  # the VCs' shared text (`PreparedVc.prefix`)
     races_checked: bool = False  # the VCs include race checks (hoaregpu.races)
     race_sites: Mapping[int, Site] = field(default_factory=dict)  # their access sites, by number
+    # the loop invariants inferred for the race checks that Houdini kept: (loop span, text)
+    inferred_invariants: tuple[tuple[Span, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -221,3 +221,24 @@ def houdini(kernel: core.Kernel, launch: Launch, candidates: dict[int, core.Form
     else:
         alive = set()  # did not settle: keep none
     return drop_candidates(final, set(candidates) - alive)
+
+
+def survivors(kernel: core.Kernel) -> tuple[tuple[Span, str], ...]:
+    """The inferred invariants left in `kernel` (Houdini's survivors): per loop, the loop's
+    span and the clause as text (`verify --show-invariants`)."""
+    from .pretty import show_term
+
+    out: list[tuple[Span, str]] = []
+    for s in core.statements(kernel.body):
+        if isinstance(s, core.While):
+            out += [(f.span, _readable(show_term(f.term))) for f in s.invariants if is_candidate(f.span)]
+    return tuple(out)
+
+
+def _readable(text: str) -> str:
+    """Ghost names in words: `hg.race.write.a` is the flag of a's write log, `.0` its cell."""
+    import re
+
+    text = re.sub(r"hg\.race\.(read|write|atomic)\.(\w+)\.(\d+)", r"\1_cell(\2)[\3]", text)
+    text = re.sub(r"hg\.race\.(read|write|atomic)\.(\w+)", r"\1_flag(\2)", text)
+    return re.sub(r"hg\.race\.value\.(\w+)", r"written_value(\1)", text)

@@ -66,3 +66,34 @@ def race_note(queries: Sequence[Query], values: Sequence[Value], sites: Mapping[
         f"{mine.array}{where} at {_site_text(mine.span)}; {who} {PAST[recorded.kind]} it at "
         f"{_site_text(recorded.span)}, with no barrier between"
     ]
+
+
+def any_cell_calls(queries: Sequence[Query], values: Sequence[Value], sites: Mapping[int, Site]) -> list[str]:
+    """The calls not looked into (their accesses are of *any* cell) that a refuted race VC's
+    counterexample may rest on: the checking access's or the recorded one's when the model
+    names them, else (conservatively) every such call on the checked array, or in the kernel."""
+    calls = sorted({s.call for s in sites.values() if s.call is not None})
+    if not calls:
+        return []
+    witness = f"{PREFIX}.u."
+    mine = next(
+        (sites.get(int(q.label[len(witness) :])) for q in queries if q.label.startswith(witness)), None
+    )
+    if mine is None:
+        return calls
+    if mine.call is not None:
+        return [mine.call]
+    same = sorted({s.call for s in sites.values() if s.call is not None and s.array == mine.array})
+    if len(values) != len(queries):
+        return same
+    recorded: list[Site] = []
+    for q, v in zip(queries, values, strict=True):
+        if q.state is None or not q.thread_arg or not isinstance(v, int) or v == 0:
+            continue
+        parts = q.var[len(PREFIX) + 1 :].split(".") if q.var.startswith(PREFIX) else []
+        site = sites.get(abs(v)) if len(parts) == 2 and parts[0] in VERBS else None
+        if site is not None and site.array == mine.array:
+            recorded.append(site)
+    if not recorded:
+        return same
+    return sorted({s.call for s in recorded if s.call is not None})

@@ -113,6 +113,7 @@ class Site:
     kind: str
     array: str
     span: Span | None
+    call: str | None = None  # a call not looked into, whose access is of *any* cell
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,7 @@ class Access:
     kind: str
     span: Span | None
     value: Term | None = None  # writes: the value stored
+    call: str | None = None  # the function, when a call's access of an arbitrary cell
 
 
 @dataclass
@@ -145,7 +147,7 @@ class Instrumenter:
 
     def site(self, acc: Access) -> int:
         n = next(self._sites)
-        self.sites[n] = Site(acc.kind, self.kernel.decl(acc.array).display_name, acc.span)
+        self.sites[n] = Site(acc.kind, self.kernel.decl(acc.array).display_name, acc.span, acc.call)
         return n
 
     @property
@@ -322,7 +324,7 @@ class Instrumenter:
             accesses.append(
                 core.Opaque(core.Skip(), "race-any-cell", s.span, havoc=havoc, declared_only=True)
             )
-            acc = Access(a, cell, kind, s.span, value)
+            acc = Access(a, cell, kind, s.span, value, s.function)
             accesses += self.around([acc], []) if kind == READ else self.around([], [acc])
         return _seq([*accesses, s])
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import core
-from .driver import KernelResult, RunResult, VcResult
+from .driver import KernelResult, PreparedKernel, RunResult, VcResult
 from .expectations import mismatches, read_expectation
 from .grid import ignored_sizes
 from .loop_inference import survivors
@@ -22,14 +22,14 @@ from .vc.generate import Query
 from .vc.kinds import VcKind
 
 RACE_BANNER = (
-    "hoaregpu: results assume the kernels are free of data races "
-    "(`--check-races` proves it; `hoaregpu test` detects them at run time)"
+    "hoaregpu: --assume-race-free: results assume the kernels are free of data races "
+    "(without the option `verify` proves it; `hoaregpu test` detects them at run time)"
 )
 
 
 def races_assumed(run: RunResult) -> bool:
-    """Some kernel's verdict assumes race-freedom (its VCs have no race checks)."""
-    return not run.kernels or any(not k.prepared.races_checked for k in run.kernels)
+    """Some kernel's verdict assumes race-freedom (`--assume-race-free`: no race checks)."""
+    return any(not k.prepared.races_checked for k in run.kernels)
 
 
 _SEVERITY = {
@@ -240,6 +240,20 @@ def overall_summary(run: RunResult) -> str:
     if run.errors:
         text += f"; {len(run.errors)} input error{'s' if len(run.errors) != 1 else ''}"
     return text
+
+
+def invariant_lines(prepared: Sequence[PreparedKernel]) -> list[str]:
+    """`verify --show-invariants`: the loop invariants inferred for the race checks that were
+    proved and used (hoaregpu.race_invariants), one line each under its loop's line."""
+    lines: list[str] = []
+    for k in prepared:
+        if not k.races_checked:
+            lines.append(f"{k.path}: {k.kernel.name}: no invariants inferred (--assume-race-free)")
+            continue
+        lines += [f"{span.path}:{span.line}: inferred loop invariant: {text}" for span, text in k.inferred_invariants]
+        if not k.inferred_invariants:
+            lines.append(f"{k.path}: {k.kernel.name}: no loop invariant inferred")
+    return lines
 
 
 def render_text(run: RunResult) -> str:

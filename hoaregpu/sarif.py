@@ -18,7 +18,7 @@ from typing import Any
 from . import __version__
 from .driver import KernelResult, RunResult, VcResult
 from .errors import Span
-from .report import counterexample
+from .report import counterexample, races_assumed
 from .solvers import Outcome
 from .vc.kinds import MESSAGES
 
@@ -178,7 +178,7 @@ def render_sarif(run: RunResult, root: Path | None = None) -> dict[str, Any]:
                 # input errors are findings: the tool itself ran to the end
                 "invocations": [{"executionSuccessful": True, "exitCode": run.exit_code}],
                 "results": results,
-                "properties": {"assumes": "race-freedom"},
+                "properties": {"assumes": "race-freedom" if races_assumed(run) else "nothing"},
             }
         ],
     }

@@ -1,5 +1,5 @@
-// expect: failed barrier-divergence:17
-// Planted bug: the grid barrier of coop_grid_barrier.cu moved under `if (blockIdx.x == 0)`:
+// expect: failed barrier-divergence:17 data-race:19
+// Planted bug: the grid barrier of coop_grid_barrier.cu moved under `if (blockIdx.x == 0)`: (Block 1 reads mid[] cells block 0 writes, unordered: a data race too.)
 // all threads of block 0 reach it and none of block 1. A block barrier there is fine, a grid
 // barrier is barrier divergence (the strict rule over the whole grid).
 #include <cooperative_groups.h>

@@ -1,5 +1,5 @@
-// expect: failed barrier-divergence:15
-// Planted bug: coop_thread_block_sync.cu with its block barrier (`synchronize(b)`, GPUVerify's
+// expect: failed barrier-divergence:15 data-race:16
+// Planted bug: coop_thread_block_sync.cu with its block barrier (`synchronize(b)`, GPUVerify's (Threads the barrier leaves out read s[] cells others write: a data race too.)
 // spelling) reached only by the first half of the block: barrier divergence.
 #include <cooperative_groups.h>
 using namespace cooperative_groups;

@@ -1,5 +1,5 @@
-// expect: verified
-// Every thread's loop guard reads the shared cell a[0], which thread 0 increments in the
+// expect: failed data-race:14 data-race:16
+// Every thread's loop guard reads the shared cell a[0], which thread 0 increments in the (Thread 0 writes a[0] while the others read it in their guards, no barrier between: race checking reports the data race, the point of §4.1; the postconditions are proved.)
 // body: the guard is not stable (Lemma 4.4 does not apply), so the checker applies the
 // monotonic-loop transform of §4.1 (`verify --show-core` shows z := e; while z ...).
 // After the loop only the invariant is known.

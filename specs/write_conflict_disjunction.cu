@@ -1,5 +1,5 @@
-// expect: verified
-// A shared-write conflict (Fig. 1, E-SASSIGN): three threads write different values to
+// expect: failed data-race:10
+// A shared-write conflict (Fig. 1, E-SASSIGN): three threads write different values to (Race checking reports the conflicting writes as a data race: the race is the point here; the postconditions are still proved.)
 // winner[0] and one of them is stored, nondeterministically. The postcondition can only
 // say that the cell holds one of the written values. Other cells are untouched.
 /*@ requires blockDim.x == 3;

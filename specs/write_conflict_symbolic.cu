@@ -1,5 +1,5 @@
-// expect: verified
-// Shared-write conflicts for any thread count: every thread writes 2*tid to winner[0]
+// expect: failed data-race:10
+// Shared-write conflicts for any thread count: every thread writes 2*tid to winner[0] (Race checking reports the winner[0] writes as a data race, the point here; the same-value flag[0] writes are tolerated; the postconditions are still proved.)
 // (some thread's value is stored), and every thread writes the same value to flag[0]
 // (a benign conflict: the value is known exactly).
 /*@ ensures \exists int t; 0 <= t < blockDim.x && winner[0] == 2 * t;

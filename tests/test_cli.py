@@ -56,10 +56,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_verified_spec_exits_0_with_the_race_banner(
+def test_verified_spec_exits_0_and_the_race_banner_only_with_assume_race_free(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, err = run(capsys, write(tmp_path, "good.cu", GOOD), *FAST)
+    assert code == 0, out + err
+    assert RACE_BANNER not in out and "assume" not in out  # races are checked by default
+    code, out, err = run(capsys, write(tmp_path, "good.cu", GOOD), *FAST, "--assume-race-free")
     assert code == 0, out + err
     assert RACE_BANNER in out
     assert "race" in RACE_BANNER
@@ -73,7 +76,7 @@ def test_refuted_spec_exits_1_with_position_kind_and_counterexample(
     path = write(tmp_path, "bad.cu", BAD)
     code, out, _ = run(capsys, path, *FAST)
     assert code == 1
-    assert RACE_BANNER in out
+    assert RACE_BANNER not in out
     lines = out.splitlines()
     # The ensures clause is on line 1, column 5.
     assert f"{path}:1:5: error: postcondition might not hold [postcondition]" in lines
@@ -149,7 +152,7 @@ def test_json_output_is_valid_and_has_the_verdicts(
     assert code == 1
     doc = json.loads(out)
     assert doc["exit_code"] == 1
-    assert "race" in doc["assumes"]
+    assert doc["assumes"] == "nothing"  # races are checked by default
     kernels = {k["name"]: k for k in doc["kernels"]}
     assert kernels["good"]["verdict"] == "verified" and kernels["bad"]["verdict"] == "failed"
     (vc,) = kernels["bad"]["vcs"]

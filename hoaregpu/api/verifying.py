@@ -137,7 +137,7 @@ def verify(
     defines: Sequence[str] = (),
     include_dirs: Sequence[str] = (),
     on_prepared: Callable[[Sequence[PreparedKernel]], None] | None = None,
-    check_races: bool = False,
+    check_races: bool = True,
     on_vc: Callable[[PreparedKernel, PreparedVc, SolverResult], None] | None = None,
     executor: str | Executor = "local",
     scheduler: str | None = None,
@@ -154,7 +154,8 @@ def verify(
       `--solver-cmd` (`hoaregpu.toml` is read too);
     - `defines=("N=8",)`, `include_dirs`: the preprocessor's `-D` and `-I`;
     - `on_prepared`: sees the kernels after lowering and VC generation, before any solver runs;
-    - `check_races`: also prove race-freedom (`--check-races`, docs/races.md).
+    - `check_races`: prove race-freedom too (the default; False is `--assume-race-free`:
+      the verdicts then assume it, docs/races.md).
     - `on_vc(kernel, vc, answer)`: progress, called as each VC is answered (completion order);
     - `executor`: `"local"` (`jobs` worker processes here), `"dask"` (a local Dask cluster of
       `jobs` workers, or the scheduler at `scheduler="tcp://HOST:PORT"`), or an `Executor`

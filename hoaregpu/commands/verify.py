@@ -71,11 +71,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="do not use the result cache (.hoaregpu-cache/ or $HOAREGPU_CACHE_DIR)",
     )
-    v.add_argument(
-        "--check-races",
+    races = v.add_mutually_exclusive_group()
+    races.add_argument(
+        "--assume-race-free",
         action="store_true",
-        help="also prove the kernels free of data races (VCs of kind data-race, docs/races.md); "
-        "without it the verdicts assume race-freedom",
+        help="do not prove the kernels free of data races (no VCs of kind data-race, "
+        "docs/races.md): the verdicts then assume race-freedom, and the report says so",
+    )
+    # race checking is the default; the old switch stays accepted so that scripts keep working
+    races.add_argument("--check-races", action="store_true", help="the default (accepted for old scripts)")
+    v.add_argument(
+        "--show-invariants",
+        action="store_true",
+        help="print the loop invariants inferred for the race checks (Houdini survivors), per loop",
     )
     add_solver_options(v)
     add_confirm_option(v)
@@ -92,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     from .. import api
     from ..driver import dump_smt
     from ..pretty import show_kernel
-    from ..report import expectation_report, render_json, render_text
+    from ..report import expectation_report, invariant_lines, render_json, render_text
     from ..sarif import write_sarif
     from ..solvers.portfolio import confirm_members
 
@@ -100,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         if args.show_core:
             for k in prepared:
                 print(f"// {k.path}\n{show_kernel(k.kernel)}\n")
+        if args.show_invariants:
+            print("\n".join(invariant_lines(prepared)))
         if args.dump_smt:
             dump_smt(prepared, args.dump_smt)
 
@@ -115,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         replay=not args.no_replay,
         solver_cmd=args.solver_cmd,
         on_prepared=show,
-        check_races=args.check_races,
+        check_races=not args.assume_race_free,
         executor=args.executor,
         scheduler=args.scheduler,
     )

@@ -41,7 +41,7 @@ def _grouped(construct: str) -> str:
     return construct[:80]
 
 
-def verify_one(path: str, timeout: float, solver: str, check_races: bool = False) -> dict[str, Any]:
+def verify_one(path: str, timeout: float, solver: str, check_races: bool = True) -> dict[str, Any]:
     from ..driver import VerifyOptions, prepare, solve
     from ..interp.replay_cex import replay_results
     from ..solvers import SolverOptions
@@ -89,10 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file")
     p.add_argument("--timeout", type=float, default=10.0)
     p.add_argument("--solver", default="z3")
-    p.add_argument("--check-races", action="store_true")
+    p.add_argument("--assume-race-free", action="store_true", help="no race VCs (as `verify`)")
+    p.add_argument("--check-races", action="store_true", help="the default; accepted for old scripts")
     args = p.parse_args(argv)
     try:
-        out = verify_one(args.file, args.timeout, args.solver, args.check_races)
+        out = verify_one(args.file, args.timeout, args.solver, not args.assume_race_free)
     except ConfigError as e:
         out = not_read("input error", str(e)[:80])
     except SpecError as e:
