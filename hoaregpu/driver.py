@@ -160,7 +160,17 @@ def prepare_kernel(
         pre_script = script_text(pre) if pre is not None else None
     seconds = time.perf_counter() - start
     return PreparedKernel(
-        path, kernel, n, tuple(vcs), seconds, pre_script, unrolled.missing, prefixes[0], check_races, sites, inferred
+        path,
+        kernel,
+        n,
+        tuple(vcs),
+        seconds,
+        pre_script,
+        unrolled.missing,
+        prefixes[0],
+        check_races,
+        sites,
+        inferred,
     )
 
 

@@ -250,7 +250,8 @@ def invariant_lines(prepared: Sequence[PreparedKernel]) -> list[str]:
         if not k.races_checked:
             lines.append(f"{k.path}: {k.kernel.name}: no invariants inferred (--assume-race-free)")
             continue
-        lines += [f"{span.path}:{span.line}: inferred loop invariant: {text}" for span, text in k.inferred_invariants]
+        for span, text in k.inferred_invariants:
+            lines.append(f"{span.path}:{span.line}: inferred loop invariant: {text}")
         if not k.inferred_invariants:
             lines.append(f"{k.path}: {k.kernel.name}: no loop invariant inferred")
     return lines

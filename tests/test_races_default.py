@@ -83,9 +83,7 @@ def test_the_barrier_the_kernel_needs_makes_it_verify(
     assert code == 0 and doc["assumes"] == "nothing"
 
 
-def test_the_two_race_switches_exclude_each_other(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_two_race_switches_exclude_each_other(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["verify", write(tmp_path, "racy.cu", RACY), "--check-races", "--assume-race-free"])
     assert code == 3  # an input error (README, exit codes)
     assert "not allowed with argument --check-races" in capsys.readouterr().err
