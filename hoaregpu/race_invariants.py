@@ -68,7 +68,8 @@ def _strides(loop: core.While, changed: set[str]) -> dict[str, Term]:
                 and not (_vars(v.right) & changed)
             ):
                 out[x.target] = v.right
-    return {v: st for v, st in out.items() if counts[v] == 1}
+    # a stride of 1 says nothing (`x % 1 == 0`): such candidates cost solver time only
+    return {v: st for v, st in out.items() if counts[v] == 1 and st != IntLit(1)}
 
 
 def _mod(t: Term, m: Term) -> Term:
@@ -92,7 +93,8 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
     for a, kind in sorted({(acc.array, acc.kind) for acc in accesses}):
         f = Var(flag(a, kind))
         recorded = Binary(BinOp.NE, f, IntLit(0))
-        terms.append(Binary(BinOp.LE, f, IntLit(0)))
+        # (no `f <= 0` here: without a barrier in the loop, an access of it makes it false
+        # after one iteration; with one, the candidates above have it already)
         for acc in accesses:
             if (acc.array, acc.kind) != (a, kind):
                 continue
