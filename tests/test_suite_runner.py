@@ -38,7 +38,7 @@ def test_xfail_header_with_opencl_flags_and_expected_error() -> None:
     )
     assert (h.expected, h.reason, h.category) == ("xfail", "NOT_ALL_VERIFIED", "race")
     assert h.launch() == Launch((8, 1, 1), (8, 1, 1))
-    assert not h.checked  # races are not checked yet
+    assert h.checked  # races are checked (issue 11)
     assert h.label == "xfail:NOT_ALL_VERIFIED (race)"
 
 
@@ -84,7 +84,7 @@ def test_agreement_table() -> None:
         "not read",
     ]
     assert [agreement(asserting, v) for v in ("verified", "failed")] == ["disagree", "agree"]
-    assert [agreement(racy, v) for v in ("verified", "failed")] == ["unchecked", "agree"]
+    assert [agreement(racy, v) for v in ("verified", "failed")] == ["disagree", "agree"]
     assert [agreement(clang, v) for v in ("not read", "verified")] == ["agree", "unchecked"]
     # GPUVerify flags that change what it checks make a kernel incomparable
     candidates = read_header("//pass\n//--local_size=4 --invariants-as-candidates\n")
@@ -142,7 +142,9 @@ def test_runs_and_scores_every_kernel(suite: Path) -> None:
         "unsupported",
         "call to 'get_global_offset'",
     )
-    assert (rows["race/kernel.cl"].verdict, rows["race/kernel.cl"].agreement) == ("verified", "unchecked")
+    # the worker checks races by default: the write-write race is found
+    assert (rows["race/kernel.cl"].verdict, rows["race/kernel.cl"].agreement) == ("failed", "agree")
+    assert "data-race:5 (confirmed by execution)" in rows["race/kernel.cl"].detail
 
 
 def test_kernel_timeout_is_reported(suite: Path) -> None:
@@ -154,7 +156,7 @@ def test_command_outputs(suite: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["suite", str(suite), "--json", "-j", "2"]) == 1  # wrong/ disagrees
     doc = json.loads(capsys.readouterr().out)
     assert doc["summary"]["kernels"] == 5 and doc["summary"]["read"] == 4
-    assert doc["summary"]["agree"] == 2 and doc["summary"]["counted"] == 3
+    assert doc["summary"]["agree"] == 3 and doc["summary"]["counted"] == 4  # the race is counted now
     assert main(["suite", str(suite / "good"), "--csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert [(r["file"], r["agreement"]) for r in rows] == [("kernel.cl", "agree")]

@@ -6,8 +6,8 @@ Agreement of one kernel:
 | expected | ours verified | ours failed | unknown | not read |
 | --- | --- | --- | --- | --- |
 | pass | agree | disagree | undecided | not read |
-| xfail for what we check (assertions, barrier divergence, unsaid) | disagree | agree | undecided | not read |
-| xfail for what we do not check (races, bounds, null pointers) | unchecked | agree | undecided | not read |
+| xfail for what we check (assertions, divergence, races, unsaid) | disagree | agree | undecided | not read |
+| xfail for what we do not check (bounds, null pointers) | unchecked | agree | undecided | not read |
 | xfail:CLANG_ERROR and other tool errors | unchecked | unchecked | unchecked | agree |
 
 A `pass` kernel we refute is a soundness alarm until execution confirms the failure (the
