@@ -50,8 +50,8 @@ INTRINSICS = frozenset(STATEMENTS | VALUES)
 LOOP_HEAD = {"__invariant", "__global_invariant", "__assert", "__global_assert"}
 LOOP_HEAD |= {"__candidate_invariant", "__candidate_global_invariant"}
 MEMORY_HINT = (
-    "hoaregpu does not check races yet (issue 11), so it cannot read what GPUVerify records "
-    "about accesses; see docs/gpuverify-dialect.md"
+    "hoaregpu proves race-freedom with access logs of its own and infers their loop "
+    "invariants, but cannot read access facts stated in annotations yet; see docs/races.md"
 )
 
 
