@@ -279,6 +279,8 @@ def settle_any_cell(k: PreparedKernel, r: VcResult) -> VcResult:
     found: the function may well touch only cells no other thread uses. Never verified."""
     if r.vc.origin.kind is not VcKind.DATA_RACE or r.result.outcome is not Outcome.REFUTED:
         return r
+    if r.replay is not None and r.replay.confirmed:  # execution showed the race itself
+        return r
     from .race_report import any_cell_calls
 
     calls = any_cell_calls(r.vc.queries, r.result.values, k.race_sites)
