@@ -120,11 +120,11 @@ def prepare_kernel(
     # other VCs are the kernel's as without them (hoaregpu.races.race_kernel), and the
     # prepared kernel (which replays counterexamples) stays the program itself.
     sites: Mapping[int, Site] = {}
-    inferred: tuple[tuple[Span, str], ...] = ()
+    log_invariants: tuple[tuple[Span, str], ...] = ()
     sources: list[tuple[core.Kernel, Callable[[Origin], bool] | None]] = [(kernel, None)]
     if check_races:
         checked, sites = race_kernel(kernel, n)
-        inferred = survivors(checked)
+        log_invariants = survivors(checked)
         sources.append((checked, is_race_vc))
     vcs: list[PreparedVc] = []
     prefixes: list[str] = []
@@ -170,7 +170,7 @@ def prepare_kernel(
         prefixes[0],
         check_races,
         sites,
-        inferred,
+        log_invariants,
     )
 
 
