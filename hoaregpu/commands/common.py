@@ -48,13 +48,14 @@ def solver_arguments(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def add_executor_options(p: argparse.ArgumentParser) -> None:
+def add_executor_options(p: argparse.ArgumentParser, what: str = "VCs are solved", grain: str = "") -> None:
     p.add_argument(
         "--executor",
         choices=("local", "dask"),
         default="local",
-        help="where VCs are solved: `local` worker processes (default), or a Dask cluster "
-        "(`pip install 'hoaregpu[dask]'`): a local one of --jobs workers, or --scheduler's",
+        help=f"where {what}: `local` worker processes (default), or a Dask cluster "
+        f"(`pip install 'hoaregpu[dask]'`{'; ' + grain if grain else ''}): a local one of --jobs workers, "
+        "or --scheduler's",
     )
     p.add_argument(
         "--scheduler",
