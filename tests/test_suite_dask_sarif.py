@@ -4,6 +4,7 @@ real `distributed.LocalCluster`; no mocks), on a small suite written here."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -110,13 +111,18 @@ def test_sarif_to_stdout_replaces_the_tables(
 
 # ---------------------------------------------------------------- on Dask
 
-distributed = pytest.importorskip("distributed", reason="the Dask executor needs `pip install '.[dask]'`")
+# the SARIF tests above run without Dask; these skip with the reason when it is missing
+needs_dask = pytest.mark.skipif(
+    importlib.util.find_spec("distributed") is None,
+    reason="the Dask executor needs `pip install '.[dask]'`",
+)
 
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """A real cluster reached by address, as `--scheduler` reaches one (workers are threads
     of this process for speed; each kernel still runs in a worker process of its own)."""
+    distributed = pytest.importorskip("distributed", reason="the Dask executor needs `pip install '.[dask]'`")
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None, silence_logs=50
     ) as cluster:
@@ -153,6 +159,7 @@ def test_dask_kernel_timeout_holds_on_the_worker(suite: Path, scheduler: str) ->
     assert (row.verdict, row.stage) == ("not read", "timeout")
 
 
+@needs_dask
 def test_command_line_with_a_local_cluster(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["suite", str(suite), "--json", "-j", "2", "--executor", "dask", "--no-progress"]) == 1
     doc = json.loads(capsys.readouterr().out)
@@ -160,6 +167,7 @@ def test_command_line_with_a_local_cluster(suite: Path, capsys: pytest.CaptureFi
     assert doc["summary"]["agreements"]["disagree"] == 1
 
 
+@needs_dask
 def test_executor_errors_are_input_errors(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["suite", str(suite), "--scheduler", "tcp://127.0.0.1:1"]) == 3
     assert "--scheduler needs --executor dask" in capsys.readouterr().err
@@ -168,3 +176,14 @@ def test_executor_errors_are_input_errors(suite: Path, capsys: pytest.CaptureFix
     )
     assert code == 3
     assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["run", "test", "bench"])
+def test_commands_without_an_executor_refuse_it_and_say_why(
+    command: str, suite: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for option in (["--executor", "dask"], ["--scheduler", "tcp://127.0.0.1:1"]):
+        assert main([command, str(suite / "good/kernel.cu"), *option]) == 3
+        err = capsys.readouterr().err
+        assert f"{option[0]} is not available here" in err
+        assert "--executor is for verify, prove, check, suite and lsp" in err

@@ -65,6 +65,32 @@ def add_executor_options(p: argparse.ArgumentParser, what: str = "VCs are solved
     )
 
 
+class _NoExecutor(argparse.Action):
+    """`--executor`/`--scheduler` on a command that has nothing to spread: a usage error that
+    says why, not argparse's bare "unrecognized arguments" (nor a silent ignore)."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option: Any = None
+    ) -> None:
+        parser.error(f"{option} is not available here: {self.help_text}")
+
+    help_text = ""
+
+
+INTERPRETED = (
+    "{} executes the kernel in the interpreter on this machine and solves nothing worth spreading "
+    "over a cluster"
+)
+TIMED = "bench measures each solver's own time on this machine, which a cluster would distort"
+
+
+def add_no_executor_options(p: argparse.ArgumentParser, why: str) -> None:
+    """Refuse `--executor` and `--scheduler` with `why` (hidden from --help)."""
+    text = why + "; --executor is for verify, prove, check, suite and lsp"
+    action = type("NoExecutor", (_NoExecutor,), {"help_text": text})
+    p.add_argument("--executor", "--scheduler", action=action, help=argparse.SUPPRESS, dest="_no_executor")
+
+
 def add_confirm_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--confirm",
