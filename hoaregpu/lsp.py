@@ -157,11 +157,9 @@ def check_file(
                 options = dataclasses.replace(options, executor=executor)
             with contextlib.suppress(Stopped):  # a newer save: the workers are killed
                 driver.solve(prepared, options, on_vc=on_vc, stop=stop)
-    except HoareGpuError as e:  # the cluster unreachable or lost: say so where it is seen
+    except HoareGpuError as e:  # the Dask cluster unreachable or lost, a solver missing: say so
         where = Span(path, 1, 1)
-        found.append(
-            _plain(_diagnostic(where, lines, str(e), types.DiagnosticSeverity.Error, "executor-error"))
-        )
+        found.append(_plain(_diagnostic(where, lines, str(e), types.DiagnosticSeverity.Error, "check-error")))
         with contextlib.suppress(BrokenPipeError, EOFError, OSError):
             send.send(found)
     except (BrokenPipeError, EOFError):  # the server is gone

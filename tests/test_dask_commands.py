@@ -139,7 +139,7 @@ async def test_lsp_solves_on_its_dask_cluster(dask_client: LanguageClient, tmp_p
     (d,) = [d for d in got if d.code == "postcondition"]
     assert d.severity == types.DiagnosticSeverity.Error and d.range.start.line == 5
     assert "counterexample" in d.message
-    assert not any(d.code == "executor-error" for d in got)
+    assert not any(d.code == "check-error" for d in got)
     # fixed on save: the refutation goes away (a second check, on the same cluster)
     shutil.copy(SPECS / "c_division.cu", path)  # expect: verified
     dask_client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))

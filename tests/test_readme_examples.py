@@ -1,8 +1,8 @@
 """README.md's examples run as written: every ```python block is executed from the
-repository's root (the paths it names are the repository's), and each `print(...)  # -> out`
-line must print what its comment says (`...` matches anything; other comments describe). The cluster recipe of the
-Dask section (`dask scheduler`, `dask worker`, `--scheduler`) is run on this machine with
-the real `dask` command line."""
+repository's root (the paths it names are the repository's), and each
+`print(...)  # -> out` line must print what its comment says (`...` matches anything;
+other comments describe). The cluster recipe of the Dask section (`dask scheduler`,
+`dask worker`, `--scheduler`) is run on this machine with the real `dask` command line."""
 
 from __future__ import annotations
 
