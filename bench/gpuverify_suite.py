@@ -7,6 +7,9 @@ The suite itself never enters this repository: get it with
 `git clone https://github.com/mc-imperial/gpuverify` and pass its `testsuite` folder.
 
 Usage: python bench/gpuverify_suite.py TESTSUITE [--jobs 2] [--kernel-timeout 30] [--from-json RUN.json]
+                                      [--executor dask [--scheduler tcp://HOST:PORT]] [--sarif FILE]
+(`--executor dask`: one Dask task per kernel, on a local cluster of --jobs workers or the
+scheduler's; `--sarif FILE`: also every kernel's findings as one SARIF 2.1.0 log.)
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from hoaregpu.commands.suite import render, summary
+from hoaregpu.commands.suite import render, suite_sarif, summary
+from hoaregpu.sarif import write_log
 from hoaregpu.suite.runner import Row, find_tests, run_suite, semantics_of
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -105,6 +109,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--kernel-timeout", type=float, default=30.0)
     parser.add_argument("--timeout", type=float, default=10.0, help="per VC")
+    parser.add_argument("--executor", choices=("local", "dask"), default="local")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="with --executor dask")
+    parser.add_argument("--sarif", metavar="FILE", help="also write the findings as SARIF 2.1.0")
     args = parser.parse_args()
     if args.from_json is not None:
         rows = [reclassified(Row(**k)) for k in json.loads(args.from_json.read_text())["kernels"]]
@@ -116,7 +123,12 @@ def main() -> None:
             timeout=args.kernel_timeout,
             solver="z3",
             vc_timeout=args.timeout,
+            executor=args.executor,
+            scheduler=args.scheduler,
+            sarif_root=Path.cwd() if args.sarif else None,
         )
+    if args.sarif:
+        write_log(suite_sarif(rows, args.testsuite), args.sarif)
     RESULTS.mkdir(parents=True, exist_ok=True)
     doc = {"summary": summary(rows), "kernels": [r.as_dict() for r in rows]}
     (RESULTS / "gpuverify_suite.json").write_text(json.dumps(doc, indent=1) + "\n")

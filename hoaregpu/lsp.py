@@ -11,12 +11,19 @@ Why a process per check: the solver dispatcher forks its workers, and forking th
 whose event loop and executor threads may hold locks at that moment, can leave a worker
 deadlocked until its timeout. The check process is started with `spawn` and has one thread.
 Diagnostics are published from the event loop only (pygls' writer is not thread-safe).
+
+With `--executor dask` the VCs of each check are solved on a Dask cluster: `--scheduler`'s,
+or a local one the server starts once (`jobs` workers) and keeps for its lifetime, so that
+a save does not pay for a cluster's start. Each check process connects its own client to
+that scheduler; a newer save stops the stale check's tasks and solvers through the Dask
+executor's stop event. A lost cluster is an error diagnostic at line 1, not a silent stop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import multiprocessing
 import re
 import threading
@@ -30,7 +37,7 @@ from pygls.uris import to_fs_path
 
 from . import __version__, driver
 from .driver import PreparedKernel, PreparedVc
-from .errors import Span, SpecError, SpecWarning
+from .errors import HoareGpuError, Span, SpecError, SpecWarning
 from .limits import DEFAULT_UNROLL
 from .report import counterexample
 from .solvers import Outcome, SolverOptions, SolverResult
@@ -108,12 +115,20 @@ def _lsp(d: Diag) -> types.Diagnostic:
 
 
 def check_file(
-    path: str, options: driver.VerifyOptions, solver_cmd: Sequence[str], send: Connection, stop: Any
+    path: str,
+    options: driver.VerifyOptions,
+    solver_cmd: Sequence[str],
+    send: Connection,
+    stop: Any,
+    scheduler: str | None = None,
 ) -> None:
     """The check process: sends a list of diagnostics after the front end and after each
-    VC that adds one; stops when `stop` (a multiprocessing Event) is set."""
+    VC that adds one; stops when `stop` (a multiprocessing Event) is set. `scheduler`: solve
+    on the Dask cluster there."""
     from .solvers.config import register_user_solvers
 
+    found: list[Diag] = []
+    lines: list[str] = []
     try:
         register_user_solvers(solver_cmd)  # a spawned process starts with the built-in solvers
         prepared, errors = driver.prepare([path], None, DEFAULT_UNROLL)
@@ -122,7 +137,7 @@ def check_file(
                 lines = f.read().splitlines()
         except OSError:
             lines = []
-        found = [_plain(error_diagnostic(e, lines)) for e in errors]
+        found += [_plain(error_diagnostic(e, lines)) for e in errors]
         found += [_plain(warning_diagnostic(w, lines)) for k in prepared for w in k.kernel.warnings]
         send.send(found)
         if not prepared:
@@ -134,8 +149,19 @@ def check_file(
                 found.append(_plain(d))
                 send.send(found)
 
-        with contextlib.suppress(Stopped):  # a newer save: the workers are killed
-            driver.solve(prepared, options, on_vc=on_vc, stop=stop)
+        with contextlib.ExitStack() as stack:
+            if scheduler is not None:
+                from .solvers.dask_executor import DaskExecutor
+
+                executor = stack.enter_context(DaskExecutor(scheduler))
+                options = dataclasses.replace(options, executor=executor)
+            with contextlib.suppress(Stopped):  # a newer save: the workers are killed
+                driver.solve(prepared, options, on_vc=on_vc, stop=stop)
+    except HoareGpuError as e:  # the Dask cluster unreachable or lost, a solver missing: say so
+        where = Span(path, 1, 1)
+        found.append(_plain(_diagnostic(where, lines, str(e), types.DiagnosticSeverity.Error, "check-error")))
+        with contextlib.suppress(BrokenPipeError, EOFError, OSError):
+            send.send(found)
     except (BrokenPipeError, EOFError):  # the server is gone
         pass
     finally:
@@ -144,7 +170,12 @@ def check_file(
 
 class HoareGpuServer(LanguageServer):
     def __init__(
-        self, solver: str = "z3", timeout: float = 10.0, jobs: int = 1, solver_cmd: Sequence[str] = ()
+        self,
+        solver: str = "z3",
+        timeout: float = 10.0,
+        jobs: int = 1,
+        solver_cmd: Sequence[str] = (),
+        scheduler: str | None = None,
     ) -> None:
         super().__init__("hoaregpu", __version__)
         self.options = driver.VerifyOptions(
@@ -155,6 +186,7 @@ class HoareGpuServer(LanguageServer):
         self.lock = threading.Lock()
         self.context = multiprocessing.get_context("spawn")
         self.solver_cmd = tuple(solver_cmd)
+        self.scheduler = scheduler  # the Dask cluster's, or None: local workers
 
     def current(self, uri: str, generation: int) -> bool:
         with self.lock:
@@ -188,7 +220,7 @@ class HoareGpuServer(LanguageServer):
         loop = asyncio.get_running_loop()
         receive, send = self.context.Pipe(duplex=False)
         process = self.context.Process(
-            target=check_file, args=(path, self.options, self.solver_cmd, send, stop)
+            target=check_file, args=(path, self.options, self.solver_cmd, send, stop, self.scheduler)
         )
         process.start()
         send.close()
@@ -208,9 +240,13 @@ class HoareGpuServer(LanguageServer):
 
 
 def build_server(
-    solver: str = "z3", timeout: float = 10.0, jobs: int = 1, solver_cmd: Sequence[str] = ()
+    solver: str = "z3",
+    timeout: float = 10.0,
+    jobs: int = 1,
+    solver_cmd: Sequence[str] = (),
+    scheduler: str | None = None,
 ) -> HoareGpuServer:
-    server = HoareGpuServer(solver, timeout, jobs, solver_cmd)
+    server = HoareGpuServer(solver, timeout, jobs, solver_cmd, scheduler)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: HoareGpuServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -233,5 +269,25 @@ def build_server(
     return server
 
 
-def serve(solver: str = "z3", timeout: float = 10.0, jobs: int = 1, solver_cmd: Sequence[str] = ()) -> None:
-    build_server(solver, timeout, jobs, solver_cmd).start_io()
+def serve(
+    solver: str = "z3",
+    timeout: float = 10.0,
+    jobs: int = 1,
+    solver_cmd: Sequence[str] = (),
+    executor: str = "local",
+    scheduler: str | None = None,
+) -> None:
+    """Serve on standard input/output. `executor="dask"`: checks solve on `scheduler`'s
+    cluster, or on a local cluster of `jobs` workers started here (ConfigError at once when
+    the scheduler cannot be reached, before the editor sees a server)."""
+    from .solvers.executor import check_executor
+
+    check_executor(executor, scheduler)
+    if executor == "local":
+        build_server(solver, timeout, jobs, solver_cmd).start_io()
+        return
+    from .solvers.dask_executor import DaskExecutor
+
+    with DaskExecutor(scheduler, workers=jobs) as cluster:
+        address = scheduler or str(cluster.client().scheduler.address)
+        build_server(solver, timeout, jobs, solver_cmd, address).start_io()

@@ -12,6 +12,7 @@ proved VCs give no result. A refutation carries its counterexample in its messag
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -184,8 +185,58 @@ def render_sarif(run: RunResult, root: Path | None = None) -> dict[str, Any]:
     }
 
 
+def merge_sarif(
+    logs: Sequence[tuple[dict[str, Any], dict[str, Any]]],
+    extra: Sequence[tuple[str, str, str, str, dict[str, Any]]],
+    exit_code: int,
+    root: Path,
+) -> dict[str, Any]:
+    """One log from several (`hoaregpu suite --sarif`: one per kernel, each from a worker).
+    `logs`: (log, properties added to each of its results); `extra`: findings with no log
+    of their own, (rule id, description, level, message, properties) located at line 1 of
+    `properties["file"]`. Rules are renumbered; the results keep their order."""
+    rules = _Rules()
+    results: list[dict[str, Any]] = []
+    for log, props in logs:
+        for run in log["runs"]:
+            known = run["tool"]["driver"]["rules"]
+            for r in run["results"]:
+                rule = known[r["ruleIndex"]]
+                ref = rules.ref(
+                    rule["id"], rule["shortDescription"]["text"], rule["defaultConfiguration"]["level"]
+                )
+                results.append({**r, **ref, "properties": {**r.get("properties", {}), **props}})
+    for rule_id, description, level, message, props in extra:
+        results.append(
+            {
+                **rules.ref(rule_id, description, level),
+                "level": level,
+                "message": {"text": message},
+                "locations": [_location(Span(props["file"], 1, 1), root)],
+                "properties": props,
+            }
+        )
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "hoaregpu", "version": __version__, "rules": rules.rules}},
+                "originalUriBaseIds": {SRCROOT: {"uri": root.as_uri() + "/"}},
+                "invocations": [{"executionSuccessful": True, "exitCode": exit_code}],
+                "results": results,
+            }
+        ],
+    }
+
+
 def write_sarif(run: RunResult, path: str) -> None:
-    text = json.dumps(render_sarif(run), indent=2) + "\n"
+    write_log(render_sarif(run), path)
+
+
+def write_log(log: dict[str, Any], path: str) -> None:
+    """`path`: a file, or `-` for standard output."""
+    text = json.dumps(log, indent=2) + "\n"
     if path == "-":
         print(text, end="")
     else:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ConfigError
-from .common import add_solver_cmd_option
+from .common import TIMED, add_no_executor_options, add_solver_cmd_option
 
 DEFAULT_SOLVERS = "z3,cvc5,z3-bin,cvc4-bin,cvc5-bin"
 
@@ -34,6 +34,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("-o", "--output", default="bench/results", metavar="DIR", help="(bench/results)")
     add_solver_cmd_option(p)
+    add_no_executor_options(p, TIMED)
     p.set_defaults(func=run)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_CODES, add_solver_options, solver_arguments
+from .common import EXIT_CODES, add_executor_options, add_solver_options, solver_arguments
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,6 +24,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--update", action="store_true", help="rewrite the recorded solver results after a check")
     add_solver_options(p)
+    add_executor_options(p, "side conditions are solved", "one Dask task per side condition")
     p.set_defaults(func=run)
 
 
@@ -36,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
         replay=args.replay,
         update=args.update,
         **solver_arguments(args),
+        executor=args.executor,
+        scheduler=args.scheduler,
     )
     print(result.report())
     return result.exit_code

@@ -48,13 +48,14 @@ def solver_arguments(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def add_executor_options(p: argparse.ArgumentParser) -> None:
+def add_executor_options(p: argparse.ArgumentParser, what: str = "VCs are solved", grain: str = "") -> None:
     p.add_argument(
         "--executor",
         choices=("local", "dask"),
         default="local",
-        help="where VCs are solved: `local` worker processes (default), or a Dask cluster "
-        "(`pip install 'hoaregpu[dask]'`): a local one of --jobs workers, or --scheduler's",
+        help=f"where {what}: `local` worker processes (default), or a Dask cluster "
+        f"(`pip install 'hoaregpu[dask]'`{'; ' + grain if grain else ''}): a local one of --jobs workers, "
+        "or --scheduler's",
     )
     p.add_argument(
         "--scheduler",
@@ -62,6 +63,32 @@ def add_executor_options(p: argparse.ArgumentParser) -> None:
         help="with --executor dask: the scheduler of an existing Dask cluster (its workers need "
         "hoaregpu and the solvers installed)",
     )
+
+
+class _NoExecutor(argparse.Action):
+    """`--executor`/`--scheduler` on a command that has nothing to spread: a usage error that
+    says why, not argparse's bare "unrecognized arguments" (nor a silent ignore)."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option: Any = None
+    ) -> None:
+        parser.error(f"{option} is not available here: {self.help_text}")
+
+    help_text = ""
+
+
+INTERPRETED = (
+    "{} executes the kernel in the interpreter on this machine and solves nothing worth spreading "
+    "over a cluster"
+)
+TIMED = "bench measures each solver's own time on this machine, which a cluster would distort"
+
+
+def add_no_executor_options(p: argparse.ArgumentParser, why: str) -> None:
+    """Refuse `--executor` and `--scheduler` with `why` (hidden from --help)."""
+    text = why + "; --executor is for verify, prove, check, suite and lsp"
+    action = type("NoExecutor", (_NoExecutor,), {"help_text": text})
+    p.add_argument("--executor", "--scheduler", action=action, help=argparse.SUPPRESS, dest="_no_executor")
 
 
 def add_confirm_option(p: argparse.ArgumentParser) -> None:

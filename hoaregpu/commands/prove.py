@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_CODES, add_solver_options, solver_arguments
+from .common import EXIT_CODES, add_executor_options, add_solver_options, solver_arguments
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,6 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "-o", "--output", metavar="PATH", help="where to write the proof (default proofs/KERNEL.proof)"
     )
     add_solver_options(p)
+    add_executor_options(p, "side conditions are solved", "one Dask task per side condition")
     p.set_defaults(func=run)
 
 
@@ -33,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
         kernel=args.kernel,
         output=args.output,
         **solver_arguments(args),
+        executor=args.executor,
+        scheduler=args.scheduler,
     )
     print(result.report())
     return result.exit_code

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
 from ..limits import DEFAULT_STEP_BUDGET, INTERLEAVE, LOCKSTEP
-from .common import add_grid_options, add_preprocessor_options, launch_of
+from .common import (
+    INTERPRETED,
+    add_grid_options,
+    add_no_executor_options,
+    add_preprocessor_options,
+    launch_of,
+)
 
 if TYPE_CHECKING:  # the pipeline is imported where used: `hoaregpu --help` must start fast
     from ..core import Kernel
@@ -97,6 +103,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="lockstep (paper Fig. 1, default) or one seeded interleaving (§5)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
+    add_no_executor_options(p, INTERPRETED.format("run"))
     p.set_defaults(func=run)
 
 

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .common import add_executor_options
+
 if TYPE_CHECKING:
     from ..suite.runner import Row
 
@@ -43,6 +45,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="time limit per VC (10)")
     p.add_argument("--solver", default="z3", help="solver backend (z3)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--sarif",
+        metavar="FILE",
+        help="also write every kernel's findings as one SARIF 2.1.0 log to FILE ('-': to standard "
+        "output, instead of the tables); paths relative to the working directory",
+    )
+    add_executor_options(p, "kernels are verified", "one Dask task per kernel")
     p.set_defaults(func=run)
 
 
@@ -52,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
     from ..suite.runner import find_tests
 
     check_solver(args.solver)
+    from ..solvers.executor import check_executor
+
+    check_executor(args.executor, args.scheduler)
     if args.jobs < 1 or args.kernel_timeout <= 0 or args.timeout <= 0:
         raise ConfigError("--jobs, --kernel-timeout and --timeout must be positive")
     root = Path(args.dir)
@@ -61,13 +73,48 @@ def run(args: argparse.Namespace) -> int:
     if root.is_file():
         root = root.parent
     rows = _run(files, root, args)
+    if args.sarif:
+        from ..sarif import write_log
+
+        write_log(suite_sarif(rows, root), args.sarif)
+        if args.sarif == "-":
+            return exit_code(rows)
     if args.json:
         print(json.dumps({"summary": summary(rows), "kernels": [r.as_dict() for r in rows]}, indent=1))
     elif args.csv:
         print(to_csv(rows), end="")
     else:
         print(render(rows))
+    return exit_code(rows)
+
+
+def exit_code(rows: Sequence[Row]) -> int:
     return 1 if any(r.agreement == "disagree" for r in rows) else 0
+
+
+NOT_VERIFIED = "the kernel was not verified: its worker timed out, failed or was lost"
+
+
+def suite_sarif(rows: Sequence[Row], root: Path) -> dict[str, object]:
+    """One SARIF log of the suite: each kernel's own log (refuted and undecided VCs, input
+    errors, warnings), its results marked with the header's expectation and our agreement;
+    a kernel without a log (timeout, no header, a lost worker) is one finding at its line 1."""
+    from ..sarif import _OTHER_RULES, merge_sarif
+
+    logs = []
+    extra = []
+    for r in rows:
+        props = {"file": str(root / r.file), "expected": r.expected, "agreement": r.agreement}
+        if r.sarif is not None:
+            logs.append((r.sarif, {"expected": r.expected, "agreement": r.agreement}))
+        elif r.verdict == "not read" and r.stage in ("timeout", "internal error", "dask error"):
+            level = "warning" if r.stage == "timeout" else "error"
+            message = f"{r.file}: not verified ({r.stage}: {r.detail})"
+            extra.append(("kernel-not-verified", NOT_VERIFIED, level, message, props))
+        elif r.verdict == "not read":
+            message = f"{r.file}: {r.stage}: {r.detail}"
+            extra.append(("input-error", _OTHER_RULES["input-error"], "error", message, props))
+    return merge_sarif(logs, extra, exit_code(rows), Path.cwd().resolve())
 
 
 def _run(files: Sequence[Path], root: Path, args: argparse.Namespace) -> list[Row]:
@@ -78,6 +125,9 @@ def _run(files: Sequence[Path], root: Path, args: argparse.Namespace) -> list[Ro
         "timeout": args.kernel_timeout,
         "solver": args.solver,
         "vc_timeout": args.timeout,
+        "executor": args.executor,
+        "scheduler": args.scheduler,
+        "sarif_root": Path.cwd() if args.sarif else None,
     }
     if args.no_progress or not sys.stderr.isatty():
         return run_suite(files, root, **kwargs)
@@ -165,7 +215,7 @@ def to_csv(rows: Sequence[Row]) -> str:
     from ..suite.runner import Row
 
     buf = io.StringIO()
-    fields = list(Row.__dataclass_fields__)
+    fields = Row.columns()
     w = csv.DictWriter(buf, fieldnames=fields)
     w.writeheader()
     for r in rows:

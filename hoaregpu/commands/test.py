@@ -7,7 +7,13 @@ import re
 
 from ..errors import ConfigError
 from ..limits import TEST_STEP_BUDGET
-from .common import add_grid_options, add_preprocessor_options, launch_of
+from .common import (
+    INTERPRETED,
+    add_grid_options,
+    add_no_executor_options,
+    add_preprocessor_options,
+    launch_of,
+)
 from .run import add_kernel_options
 
 TEST_EXIT_CODES = """exit codes:
@@ -62,6 +68,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="also run every input natively (the source compiled by the system C/C++ compiler) "
         "and compare the final arrays with the interpreter's",
     )
+    add_no_executor_options(p, INTERPRETED.format("test"))
     p.set_defaults(func=run)
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pysmt.environment import get_env, pop_env, push_env
 
@@ -38,6 +39,9 @@ from .kernel import KernelInfo, load_kernels
 from .schema import NodeError, check_node, check_root
 from .smt import Translator, Untranslatable
 from .syntax import show
+
+if TYPE_CHECKING:
+    from ..solvers.executor import Executor
 
 EXIT = {"wrong": 1, "refuted": 1, "undecided": 2, "input": 3, "stale": 3}
 
@@ -191,11 +195,17 @@ def scripts(result: CheckResult, info: KernelInfo, zs: set[str]) -> list[str | P
 
 
 def check_proof(
-    proof: Proof, solver: str | Sequence[str], options: SolverOptions, jobs: int = 1, recorded: bool = False
+    proof: Proof,
+    solver: str | Sequence[str],
+    options: SolverOptions,
+    jobs: int = 1,
+    recorded: bool = False,
+    executor: Executor | None = None,
 ) -> CheckResult:
     """Check `proof`. `solver` is a backend or a list of them: a side condition that one
     leaves undecided goes to the next. With `recorded`, a side condition recorded as proved
-    by some solver goes to that solver (replay)."""
+    by some solver goes to that solver (replay). `executor`: where the side conditions are
+    solved (default `jobs` local workers; `--executor dask`: one Dask task each)."""
     solvers = [solver] if isinstance(solver, str) else list(solver)
     result, info = structure(proof)
     if result.problems or info is None:
@@ -218,7 +228,9 @@ def check_proof(
         queue.append((s, m, order))
     while queue:
         tasks = [SolveTask(m, order[0]) for _, m, order in queue]
-        answers = solve_many(tasks, options, jobs=jobs)
+        answers = (
+            solve_many(tasks, options, jobs=jobs) if executor is None else executor.solve_many(tasks, options)
+        )
         again = []
         for (s, m, order), answer in zip(queue, answers, strict=True):
             s.result = answer

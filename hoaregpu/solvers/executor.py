@@ -13,7 +13,8 @@ task settles, and `stop` honoured (`dispatch.Stopped`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -90,3 +91,19 @@ def make_executor(name: str, jobs: int, scheduler: str | None = None) -> Executo
     from hoaregpu.solvers.dask_executor import DaskExecutor
 
     return DaskExecutor(scheduler, workers=jobs)
+
+
+@contextlib.contextmanager
+def executor_for(executor: str | Executor, jobs: int, scheduler: str | None = None) -> Iterator[Executor]:
+    """The API's `executor=` argument as an executor: a name is made here (`make_executor`)
+    and closed on leaving; an `Executor` object is the caller's and stays open."""
+    if not isinstance(executor, str):
+        if scheduler is not None:
+            raise ConfigError("`scheduler` goes with executor='dask', not with an Executor object")
+        yield executor
+        return
+    made = make_executor(executor, jobs, scheduler)
+    try:
+        yield made
+    finally:
+        made.close()

@@ -12,6 +12,10 @@ Agreement of one kernel:
 
 A `pass` kernel we refute is a soundness alarm until execution confirms the failure (the
 report says whether it did).
+
+Where the kernels run: `jobs` at a time on this machine (`executor="local"`), or one Dask
+task per kernel on a cluster (`executor="dask"`, `on_dask.py`): the task runs `run_one` on
+a worker, so the worker process and its time limit are the same there.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +50,16 @@ class Row:
     seconds: float = 0.0
     notes: str = ""  # GPUVerify flags ignored
     why: str = ""  # a disagreement's or an unchecked kernel's kind (see `why`)
+    # the kernel's SARIF log (`run_suite(sarif_root=...)`); not a column of the tables
+    sarif: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    @staticmethod
+    def columns() -> list[str]:
+        """The fields of `as_dict`, the JSON and CSV outputs."""
+        return [f.name for f in fields(Row) if f.name != "sarif"]
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {name: getattr(self, name) for name in self.columns()}
 
 
 def find_tests(root: Path) -> list[Path]:
@@ -83,7 +94,11 @@ def agreement(header: Header, verdict: str, vcs: int | None = None) -> str:
     return "disagree" if header.checked else "unchecked"
 
 
-def run_one(path: Path, root: Path, timeout: float, solver: str, vc_timeout: float) -> Row:
+def run_one(
+    path: Path, root: Path, timeout: float, solver: str, vc_timeout: float, sarif_root: Path | None = None
+) -> Row:
+    """One kernel in a worker process killed after `timeout` seconds. `sarif_root`: also
+    return the kernel's SARIF log, paths relative to it."""
     import time
 
     rel = str(path.relative_to(root)) if path != root else path.name
@@ -95,6 +110,8 @@ def run_one(path: Path, root: Path, timeout: float, solver: str, vc_timeout: flo
     notes = " ".join(header.ignored)
     command = [sys.executable, "-m", "hoaregpu.suite.worker", str(path), "--timeout", str(vc_timeout)]
     command += ["--solver", solver]
+    if sarif_root is not None:
+        command += ["--sarif-root", str(sarif_root)]
     start = time.perf_counter()
     try:
         proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=_env())
@@ -128,6 +145,7 @@ def run_one(path: Path, root: Path, timeout: float, solver: str, vc_timeout: flo
         round(seconds, 2),
         notes,
         why(header, out, agreed),
+        out.get("sarif"),
     )
 
 
@@ -180,11 +198,23 @@ def run_suite(
     solver: str = "z3",
     vc_timeout: float = 10.0,
     on_done: Callable[[Row], None] | None = None,
+    executor: str = "local",
+    scheduler: str | None = None,
+    sarif_root: Path | None = None,
 ) -> list[Row]:
-    """Every test, `jobs` at a time, in the order of `files`."""
+    """Every test, in the order of `files`: `jobs` at a time here (`executor="local"`), or
+    as Dask tasks (`executor="dask"`: a local cluster of `jobs` workers, or the cluster of
+    `scheduler`). `sarif_root`: each row also carries its kernel's SARIF log."""
+    from ..solvers.executor import check_executor
+
+    check_executor(executor, scheduler)
+    if executor == "dask":
+        from .on_dask import run_on_dask
+
+        return run_on_dask(files, root, jobs, scheduler, on_done, timeout, solver, vc_timeout, sarif_root)
 
     def one(path: Path) -> Row:
-        row = run_one(path, root, timeout, solver, vc_timeout)
+        row = run_one(path, root, timeout, solver, vc_timeout, sarif_root)
         if on_done is not None:
             on_done(row)
         return row

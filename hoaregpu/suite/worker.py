@@ -5,6 +5,10 @@ prints one JSON object, our verdict and why.
 Verdicts: `verified`, `failed`, `unknown` (some VC undecided, or a contradictory
 `requires`), or `not read` with the stage that stopped it (`unsupported`, `clang error`,
 `input error`, `launch error`, `internal error`).
+
+With `--sarif-root DIR` the object also holds `sarif`: the kernel's SARIF 2.1.0 log (its
+refuted and undecided VCs, input errors and warnings; paths relative to DIR), which the
+runner merges into one log for `hoaregpu suite --sarif FILE`.
 """
 
 from __future__ import annotations
@@ -41,7 +45,18 @@ def _grouped(construct: str) -> str:
     return construct[:80]
 
 
-def verify_one(path: str, timeout: float, solver: str, check_races: bool = True) -> dict[str, Any]:
+def _sarif(kernels: tuple[Any, ...], errors: tuple[SpecError, ...], root: str) -> dict[str, Any]:
+    from pathlib import Path
+
+    from ..prepared import RunResult
+    from ..sarif import render_sarif
+
+    return render_sarif(RunResult(kernels, errors), Path(root))
+
+
+def verify_one(
+    path: str, timeout: float, solver: str, check_races: bool = True, sarif_root: str | None = None
+) -> dict[str, Any]:
     from ..driver import VerifyOptions, prepare, solve
     from ..interp.replay_cex import replay_results
     from ..solvers import SolverOptions
@@ -61,7 +76,10 @@ def verify_one(path: str, timeout: float, solver: str, check_races: bool = True)
     )
     prepared, errors = prepare([path], launch, options.unroll, options.clang, check_races)
     if errors:
-        return classify_error(errors[0])
+        out = classify_error(errors[0])
+        if sarif_root is not None:
+            out["sarif"] = _sarif((), tuple(errors), sarif_root)
+        return out
     results = replay_results(solve(prepared, options))
     verdicts = {k.verdict for k in results}
     vcs = sum(len(k.results) for k in results)
@@ -74,7 +92,9 @@ def verify_one(path: str, timeout: float, solver: str, check_races: bool = True)
     ]
     confirmed = any(r.replay is not None and r.replay.confirmed for k in results for r in k.results)
     missing = sum(len(k.prepared.missing_invariants) for k in results)
+    sarif = {"sarif": _sarif(tuple(results), (), sarif_root)} if sarif_root is not None else {}
     return {
+        **sarif,
         "verdict": verdict,
         "vcs": vcs,
         "failures": failures,
@@ -91,13 +111,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--solver", default="z3")
     p.add_argument("--assume-race-free", action="store_true", help="no race VCs (as `verify`)")
     p.add_argument("--check-races", action="store_true", help="the default; accepted for old scripts")
+    p.add_argument("--sarif-root", metavar="DIR", help="add the kernel's SARIF log, paths relative to DIR")
     args = p.parse_args(argv)
     try:
-        out = verify_one(args.file, args.timeout, args.solver, not args.assume_race_free)
+        out = verify_one(args.file, args.timeout, args.solver, not args.assume_race_free, args.sarif_root)
     except ConfigError as e:
         out = not_read("input error", str(e)[:80])
     except SpecError as e:
         out = classify_error(e)
+        if args.sarif_root is not None:
+            out["sarif"] = _sarif((), (e,), args.sarif_root)
     except Exception as e:  # a bug in hoaregpu: the point of the suite is to find them
         out = not_read("internal error", f"{type(e).__name__}: {e}"[:120])
     print(json.dumps(out))
