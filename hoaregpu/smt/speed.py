@@ -14,8 +14,10 @@ checker still rejects an ill-typed node (`PysmtTypeError`), as before.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+import pysmt.operators as op
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.walkers import DagWalker
@@ -69,3 +71,42 @@ def install(env: Environment) -> Environment:
     mgr.get_type = env.stc.get_type
     mgr._do_type_check = mgr._do_type_check_real
     return env
+
+
+def substitute(env: Environment, formula: FNode, mapping: Mapping[FNode, FNode]) -> FNode:
+    """`formula` with the symbols of `mapping` replaced, as constants, as applied function
+    names and as quantified variables: what pySMT's `IdentityDagWalker` with a `walk_symbol`
+    looking up `mapping` builds (the same node kinds and payloads, no simplification: a
+    substitution of symbols by symbols changes no node's kind), in one loop over an explicit
+    stack with a memo of its own."""
+    mgr = env.formula_manager
+    done: dict[FNode, FNode] = {}
+    stack = [formula]
+    while stack:
+        f = stack[-1]
+        if f in done:
+            stack.pop()
+            continue
+        args = f.args()
+        missing = [a for a in args if a not in done]
+        if missing:
+            stack.extend(missing)
+            continue
+        stack.pop()
+        kind = f.node_type()
+        if kind == op.SYMBOL:
+            done[f] = mapping.get(f, f)
+            continue
+        new_args = tuple(done[a] for a in args)
+        payload = f._content.payload
+        if kind == op.FUNCTION:
+            new_payload = mapping.get(payload, payload)
+        elif kind in op.QUANTIFIERS:
+            new_payload = tuple(mapping.get(v, v) for v in payload)
+        else:
+            new_payload = payload
+        if new_args == args and new_payload == payload:
+            done[f] = f
+        else:
+            done[f] = mgr.create_node(node_type=kind, args=new_args, payload=new_payload)
+    return done[formula]

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from weakref import WeakKeyDictionary
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import INT
-from pysmt.walkers import IdentityDagWalker
 
 from .. import core
 from ..errors import Span
@@ -25,6 +23,7 @@ from ..launch import ALL_COORDS, Launch
 from ..smt import sums
 from ..smt.approx import approximations
 from ..smt.encode import Encoder, Mask
+from ..smt.speed import substitute
 from ..terms import builtin_name
 from .goals import Hyp, Obligation, path_of
 from .kinds import Origin, VcKind
@@ -179,7 +178,6 @@ def _strip_foralls(enc: Encoder, f: FNode) -> tuple[FNode, list[tuple[str, FNode
     """∀x. φ in a positive position → φ[x0/x] with a fresh constant x0 (for readable models)."""
     m = enc.mgr
     witnesses: list[tuple[str, FNode]] = []
-    subst = _substituter(enc.env)
 
     def go(g: FNode) -> FNode:
         if g.is_forall():
@@ -189,7 +187,7 @@ def _strip_foralls(enc: Encoder, f: FNode) -> tuple[FNode, list[tuple[str, FNode
                 c = enc.fresh(f"{label}.cex", v.symbol_type())
                 witnesses.append((label, c))
                 mapping[v] = c
-            return go(subst(g.arg(0), mapping))
+            return go(substitute(enc.env, g.arg(0), mapping))
         if g.is_implies():
             return m.Implies(g.arg(0), go(g.arg(1)))
         if g.is_and():
@@ -197,32 +195,6 @@ def _strip_foralls(enc: Encoder, f: FNode) -> tuple[FNode, list[tuple[str, FNode
         return g
 
     return go(f), witnesses
-
-
-class _Substitute(IdentityDagWalker):  # type: ignore[misc]
-    """φ[c/x] for bound variables x (fresh, so no capture): cheaper than `FNode.substitute`,
-    which re-checks every substitution. Building a walker is costly: one per environment."""
-
-    def __init__(self, env: Environment) -> None:
-        super().__init__(env=env, invalidate_memoization=True)
-        self.mapping: dict[FNode, FNode] = {}
-
-    def __call__(self, f: FNode, mapping: dict[FNode, FNode]) -> FNode:
-        self.mapping = mapping
-        return self.walk(f)
-
-    def walk_symbol(self, formula: FNode, args: object, **kwargs: object) -> FNode:
-        return self.mapping.get(formula, formula)
-
-
-_SUBSTITUTERS: WeakKeyDictionary[Environment, _Substitute] = WeakKeyDictionary()
-
-
-def _substituter(env: Environment) -> _Substitute:
-    walker = _SUBSTITUTERS.get(env)
-    if walker is None:
-        walker = _SUBSTITUTERS[env] = _Substitute(env)
-    return walker
 
 
 @dataclass(frozen=True)
