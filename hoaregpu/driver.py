@@ -30,6 +30,7 @@ from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcRes
 from .races import Site, is_race_vc, race_kernel
 from .smt.script import KernelScript
 from .smt.smtlib import script_text
+from .smt.speed import install as install_direct_walks
 from .smt.thread_encoding import ThreadEncoder, choose
 from .solvers import Outcome, SolverOptions, SolverResult, SolveTask
 from .solvers.cache import ResultCache
@@ -81,7 +82,7 @@ def fresh_env() -> Iterator[Environment]:
     """A pySMT environment of its own, so that kernels never share symbols."""
     push_env()
     try:
-        yield get_env()
+        yield install_direct_walks(get_env())
     finally:
         pop_env()
 

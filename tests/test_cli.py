@@ -245,6 +245,8 @@ def test_help_does_not_load_the_pipeline() -> None:
     heavy = ("pysmt", "z3", "cvc5", "clang", "pyparsing", "matplotlib", "rich", "pygls", "hoaregpu.driver")
     assert not [m for m in loaded if m.startswith(heavy)], loaded
     assert "hoaregpu.frontend" not in loaded and "hoaregpu.interp" not in loaded
+    # nor the term and launch types (their dataclasses cost ~0.1 s), nor the solver layer
+    assert not {"hoaregpu.terms", "hoaregpu.launch", "hoaregpu.solvers"} & set(loaded), loaded
 
 
 def test_race_kinds_of_the_run_command_match_the_interpreter() -> None:

@@ -7,11 +7,11 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
-from ..launch import Launch, opencl_launch, parse_dims
-from ..solvers import SolverOptions
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported where used: `hoaregpu --help` needs none (issue 14, fast start)
     from ..frontend.clang import ClangOptions
+    from ..launch import Launch
+    from ..solvers import SolverOptions
 
 EXIT_CODES = """exit codes:
   0  every verification condition proved
@@ -170,6 +170,8 @@ def clang_options(args: argparse.Namespace) -> ClangOptions:
 def launch_of(args: argparse.Namespace, threads: int | None = None) -> Launch:
     """The sizes `--threads`, `--blockDim`, `--gridDim` and OpenCL's `--local_size`,
     `--num_groups`, `--global_size` fix (a contradiction is an input error)."""
+    from ..launch import Launch, opencl_launch, parse_dims
+
     block = parse_dims(args.block_dim, "--blockDim") if args.block_dim is not None else (None, None, None)
     grid = parse_dims(args.grid_dim, "--gridDim") if args.grid_dim is not None else (None, None, None)
     launch = Launch(block, grid).merged(
@@ -191,4 +193,6 @@ def launch_of(args: argparse.Namespace, threads: int | None = None) -> Launch:
 
 
 def solver_options(args: argparse.Namespace) -> SolverOptions:
+    from ..solvers import SolverOptions
+
     return SolverOptions(timeout=args.timeout, memory_mb=args.memory, seed=args.seed)

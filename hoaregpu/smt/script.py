@@ -53,6 +53,8 @@ class KernelScript:
         self._written: set[int] = set()  # indices of the hypotheses whose path is defined
         self._text = term_writer()
         self._query_text: dict[FNode, str] = {}  # VCs ask for many of the same terms
+        # a loop's invariant is a hypothesis twice (its body's path and its exit's): printed once
+        self._hyp_text: dict[FNode, str] = {}
         self._joined: str | None = None
 
     def _emit(self, line: str) -> None:
@@ -68,9 +70,11 @@ class KernelScript:
     def path_name(self, hyps: Hyp | None) -> str:
         """The name of the path ending in `hyps` (defining it and its unwritten ancestors)."""
         for h in unwritten(hyps, self._written):
-            f = self._rewrite(h.formula)
-            self._declare(f)
-            body = self._text(f)
+            body = self._hyp_text.get(h.formula)
+            if body is None:
+                f = self._rewrite(h.formula)
+                self._declare(f)
+                body = self._hyp_text[h.formula] = self._text(f)
             if h.parent is not None:
                 body = f"(and {quote(PATH_PREFIX + str(h.parent.index))} {body})"
             self._emit(f"(define-fun {quote(PATH_PREFIX + str(h.index))} () Bool {body})\n")

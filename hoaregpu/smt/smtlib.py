@@ -28,6 +28,8 @@ from pysmt.utils import quote
 
 from hoaregpu.errors import SolverError
 
+from .printer import FastPrinter
+
 # Quantified, uninterpreted functions, nonlinear integer arithmetic. Accepted by
 # z3 4.8.12 and 4.15, cvc4 1.8, cvc5 1.0.3 and 1.4 (UFLIRA is not: z3 4.8.12 rejects it;
 # a linear logic makes cvc4/cvc5 reject `div` by a variable).
@@ -56,17 +58,23 @@ class _Printer(SmtPrinter):  # type: ignore[misc]
 
 
 class _TermWriter:
-    """One printer for many terms: building a pySMT walker is costly (its dispatch table)."""
+    """One printer for many terms: building a pySMT walker is costly (its dispatch table).
+    `smt.printer` writes the text; pySMT's printer (`slow`) only the node kinds it does not
+    know (the same text either way)."""
 
     def __init__(self) -> None:
         self.buf = StringIO()
         self.printer = _Printer(self.buf)
+        self.fast = FastPrinter(self.slow)
 
-    def __call__(self, term: FNode) -> str:
+    def slow(self, term: FNode) -> str:
         self.buf.seek(0)
         self.buf.truncate()
         self.printer.printer(term)
         return self.buf.getvalue()
+
+    def __call__(self, term: FNode) -> str:
+        return self.fast(term)
 
 
 def _sort_text(ty: PySMTType) -> str:

@@ -10,15 +10,12 @@ array cells the obligation reads).
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
-from weakref import WeakKeyDictionary
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import INT
-from pysmt.walkers import IdentityDagWalker
 
 from .. import core
 from ..errors import Span
@@ -26,26 +23,16 @@ from ..launch import ALL_COORDS, Launch
 from ..smt import sums
 from ..smt.approx import approximations
 from ..smt.encode import Encoder, Mask
+from ..smt.speed import substitute
 from ..terms import builtin_name
 from .goals import Hyp, Obligation, path_of
 from .kinds import Origin, VcKind
 from .passive import VcGen
+from .queries import Query as Query
+from .queries import ReplayPlan
 from .wp import obligations
 
 MAX_CELL_QUERIES = 12
-
-
-@dataclass(frozen=True)
-class Query:
-    """A term to evaluate in a counterexample, and how to show it."""
-
-    term: FNode
-    label: str  # "blockDim.x", "tid", "j", "n", or a variable name for a cell
-    state: str | None = None  # "initially" / "at the failure" for variables; None for witnesses
-    thread_arg: bool = False  # a local: the first argument is the thread
-    arg_queries: tuple[int, ...] = ()  # positions (in the VC's queries) of the cell's arguments
-    var: str = ""  # the core name of the variable read (cells and scalar parameters)
-    replay: bool = False  # only for replaying the counterexample (`interp.replay_cex`): not shown
 
 
 @dataclass(frozen=True)
@@ -191,7 +178,6 @@ def _strip_foralls(enc: Encoder, f: FNode) -> tuple[FNode, list[tuple[str, FNode
     """∀x. φ in a positive position → φ[x0/x] with a fresh constant x0 (for readable models)."""
     m = enc.mgr
     witnesses: list[tuple[str, FNode]] = []
-    subst = _substituter(enc.env)
 
     def go(g: FNode) -> FNode:
         if g.is_forall():
@@ -201,7 +187,7 @@ def _strip_foralls(enc: Encoder, f: FNode) -> tuple[FNode, list[tuple[str, FNode
                 c = enc.fresh(f"{label}.cex", v.symbol_type())
                 witnesses.append((label, c))
                 mapping[v] = c
-            return go(subst(g.arg(0), mapping))
+            return go(substitute(enc.env, g.arg(0), mapping))
         if g.is_implies():
             return m.Implies(g.arg(0), go(g.arg(1)))
         if g.is_and():
@@ -211,32 +197,6 @@ def _strip_foralls(enc: Encoder, f: FNode) -> tuple[FNode, list[tuple[str, FNode
     return go(f), witnesses
 
 
-class _Substitute(IdentityDagWalker):  # type: ignore[misc]
-    """φ[c/x] for bound variables x (fresh, so no capture): cheaper than `FNode.substitute`,
-    which re-checks every substitution. Building a walker is costly: one per environment."""
-
-    def __init__(self, env: Environment) -> None:
-        super().__init__(env=env, invalidate_memoization=True)
-        self.mapping: dict[FNode, FNode] = {}
-
-    def __call__(self, f: FNode, mapping: dict[FNode, FNode]) -> FNode:
-        self.mapping = mapping
-        return self.walk(f)
-
-    def walk_symbol(self, formula: FNode, args: object, **kwargs: object) -> FNode:
-        return self.mapping.get(formula, formula)
-
-
-_SUBSTITUTERS: WeakKeyDictionary[Environment, _Substitute] = WeakKeyDictionary()
-
-
-def _substituter(env: Environment) -> _Substitute:
-    walker = _SUBSTITUTERS.get(env)
-    if walker is None:
-        walker = _SUBSTITUTERS[env] = _Substitute(env)
-    return walker
-
-
 @dataclass(frozen=True)
 class _Known:
     """What every VC's queries read of the kernel, computed once (per VC it made the
@@ -244,6 +204,7 @@ class _Known:
 
     owner: dict[FNode, tuple[str, bool]]  # `Encoder.version_owner`
     shared: tuple[core.VarDecl, ...]  # the user's __shared__ variables
+    replay: ReplayPlan
 
     def __init__(self, enc: Encoder, kernel: core.Kernel) -> None:
         object.__setattr__(self, "owner", enc.version_owner())
@@ -251,6 +212,7 @@ class _Known:
             d for d in kernel.decls if d.kind is core.VarKind.SHARED and d.role is not core.VarRole.SYNTHETIC
         )
         object.__setattr__(self, "shared", tuple(shared))
+        object.__setattr__(self, "replay", ReplayPlan(enc, kernel, self.shared))
 
 
 def _queries(
@@ -282,64 +244,8 @@ def _queries(
         position[sub] = len(queries)
         queries.append(Query(sub, d.display_name, state, d.kind is core.VarKind.LOCAL, tuple(arg_pos), var))
         cells += 1
-    _replay_queries(enc, kernel, known, queries, position)
+    known.replay.add_to(queries, position)
     return tuple(queries)
-
-
-REPLAY_WINDOW = 24  # literal indices 0..min(this, max(N, 6) + 2) - 1 of every shared array
-MAX_REPLAY_CELLS = 48  # per shared array
-
-
-def _replay_queries(
-    enc: Encoder, kernel: core.Kernel, known: _Known, queries: list[Query], position: dict[FNode, int]
-) -> None:
-    """Extra (unshown) queries from which `interp.replay_cex` builds the initial state: every
-    uniform scalar parameter, and the initial cells of every shared array at a small window of
-    indices (literals from 0, the thread count, scalar parameters, witnesses and indices of the
-    counterexample, each +-1). Locals get nothing (they start unset); other cells default to 0."""
-    m = enc.mgr
-
-    def add(term: FNode, query: Query) -> int:
-        if term not in position:
-            position[term] = len(queries)
-            queries.append(query)
-        return position[term]
-
-    symbolic: list[FNode] = [enc.sizes[c] for c in ALL_COORDS if not enc.sizes[c].is_constant()]
-    for name in kernel.params:
-        d = kernel.decl(name)
-        if d.dim == 0 and d.kind is core.VarKind.LOCAL:  # an assigned scalar parameter, uniform on entry
-            term = m.Function(enc.symbol(name), [m.Int(0)])
-            pos = add(m.Int(0), Query(m.Int(0), "", replay=True))
-            add(term, Query(term, d.display_name, "initially", True, (pos,), name, replay=True))
-            symbolic.append(term)
-        elif d.dim == 0:
-            symbolic.append(enc.symbol(name))
-    for d in known.shared:  # __shared__ scalars
-        if d.dim == 0:
-            term = enc.symbol(d.name)
-            add(term, Query(term, d.display_name, "initially", var=d.name, replay=True))
-    for q in list(queries):  # witnesses and indices the counterexample mentions
-        if (
-            q.state is None
-            and q.term.get_type() is INT
-            and not q.term.is_constant()
-            and q.term not in symbolic
-        ):
-            symbolic.append(q.term)
-    fixed = enc.ntid.constant_value() if enc.ntid.is_constant() else 0
-    width = min(REPLAY_WINDOW, max(int(fixed), 6) + 2)
-    indices: list[FNode] = [m.Int(i) for i in range(width)]
-    for t in symbolic:
-        indices += [t, m.Minus(t, m.Int(1)), m.Plus(t, m.Int(1))]
-    for d in known.shared:
-        if d.dim == 0:
-            continue
-        per_dim = indices if d.dim == 1 else indices[: max(2, int(MAX_REPLAY_CELLS ** (1 / d.dim)))]
-        for key in itertools.islice(itertools.product(per_dim, repeat=d.dim), MAX_REPLAY_CELLS):
-            arg_pos = tuple(add(a, Query(a, "", replay=True)) for a in key)
-            term = m.Function(enc.symbol(d.name), list(key))
-            add(term, Query(term, d.display_name, "initially", False, arg_pos, d.name, replay=True))
 
 
 def _ground_cells(f: FNode, owner: dict[FNode, tuple[str, bool]]) -> list[FNode]:

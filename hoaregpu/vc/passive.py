@@ -6,17 +6,16 @@ recursion); and the frame of a havoc, shared by loops and calls (`vc.calls`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from weakref import WeakKeyDictionary
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import INT
-from pysmt.walkers import IdentityDagWalker
 
 from .. import core
 from ..errors import Span
 from ..smt.approx import approximations
 from ..smt.encode import Encoder, Mask
+from ..smt.speed import substitute
 from .goals import Hyp, Obligation
 from .kinds import Origin
 
@@ -84,32 +83,11 @@ def frame(enc: Encoder, name: str, new: FNode, mask: Mask) -> FNode:
     return m.ForAll(args, m.Implies(m.Not(enc.mask_at(mask, t)), same))
 
 
-class _Renamer(IdentityDagWalker):  # type: ignore[misc]
-    """φ[x'/x] for versions of program variables, which are function symbols (pySMT's
-    substitute only replaces terms). Bound variables are never renamed: they are fresh."""
-
-    def __init__(self, env: Environment) -> None:
-        super().__init__(env=env, invalidate_memoization=True)
-        self.mapping: Mapping[FNode, FNode] = {}
-
-    def walk_symbol(self, formula: FNode, args: object, **kwargs: object) -> FNode:
-        return self.mapping.get(formula, formula)
-
-    def walk_function(self, formula: FNode, args: list[FNode], **kwargs: object) -> FNode:
-        name = formula.function_name()
-        return self.mgr.Function(self.mapping.get(name, name), args)
-
-
-_RENAMERS: WeakKeyDictionary[Environment, _Renamer] = WeakKeyDictionary()
-
-
 def rename(env: Environment, f: FNode, mapping: Mapping[FNode, FNode]) -> FNode:
-    """`f` with the symbols of `mapping` replaced (a walk of `f`: use it on clauses, never on
-    everything generated so far)."""
+    """φ[x'/x] for versions of program variables, which are function symbols (pySMT's
+    substitute only replaces terms); bound variables are never renamed: they are fresh. A
+    walk of `f` (`smt.speed.substitute`): use it on clauses, never on everything generated
+    so far."""
     if not mapping or all(k == v for k, v in mapping.items()):
         return f
-    walker = _RENAMERS.get(env)
-    if walker is None:
-        walker = _RENAMERS[env] = _Renamer(env)
-    walker.mapping = mapping
-    return walker.walk(f)
+    return substitute(env, f, mapping)
