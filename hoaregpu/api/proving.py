@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from ..proof.checker import CheckResult, Problem
-from ..solvers.options import SolverOptions
+from ..solvers.options import DEFAULT_STRATEGIES, SolverOptions
 
 
 @dataclass(frozen=True)
@@ -156,6 +156,7 @@ def prove(
     memory_mb: int = 4096,
     seed: int = 0,
     jobs: int | None = None,
+    strategies: int = DEFAULT_STRATEGIES,
 ) -> Proving:
     """Derive each kernel's quadruple by weakest preconditions, discharge every side condition
     with `solver` (a list `"z3,cvc5"`: each must prove it), and write the proved derivations
@@ -168,7 +169,7 @@ def prove(
     from ..solvers import Outcome
 
     names = _solvers(solver)
-    options = SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed)
+    options = SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies)
     file = os.fspath(path)
     infos = [k for k in load_kernels(file) if kernel in (None, k.name)]
     if not infos:
@@ -248,6 +249,7 @@ def check(
     memory_mb: int = 4096,
     seed: int = 0,
     jobs: int | None = None,
+    strategies: int = DEFAULT_STRATEGIES,
 ) -> Checking:
     """Check derivations (.proof files, or folders of them). `replay`: re-run each side
     condition with its recorded solver and report what changed (a regression makes the exit
@@ -255,7 +257,7 @@ def check(
     from ..proof.replay import compare, updated_text
 
     names = _solvers(solver)
-    options = SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed)
+    options = SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies)
     given = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
     checks: list[ProofCheck] = []
     regressed = False

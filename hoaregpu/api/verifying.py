@@ -29,7 +29,7 @@ from ..report import counterexample, render_json
 from ..sarif import render_sarif
 from ..solvers import Outcome
 from ..solvers.executor import Executor, check_executor
-from ..solvers.options import SolverOptions
+from ..solvers.options import DEFAULT_STRATEGIES, SolverOptions
 from ..solvers.outcome import SolverResult
 
 Dims = tuple[int] | tuple[int, int] | tuple[int, int, int]
@@ -125,6 +125,7 @@ def verify(
     memory_mb: int = 4096,
     seed: int = 0,
     jobs: int | None = None,
+    strategies: int = DEFAULT_STRATEGIES,
     block_dim: Dims | None = None,
     grid_dim: Dims | None = None,
     threads: int | None = None,
@@ -176,7 +177,7 @@ def verify(
     names = [os.fspath(paths)] if isinstance(paths, str | os.PathLike) else [os.fspath(p) for p in paths]
     options = driver.VerifyOptions(
         solver=",".join(confirm_members(solver)) if confirm else solver,
-        solver_options=SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed),
+        solver_options=SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies),
         threads=fixed if fixed is not None else fixed_launch(block_dim, grid_dim, threads),
         jobs=jobs if jobs is not None else (os.cpu_count() or 1),
         cache=cache,

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ConfigError
 from ..launch import Launch, opencl_launch, parse_dims
 from ..solvers import SolverOptions
+from ..solvers.options import DEFAULT_STRATEGIES
 
 if TYPE_CHECKING:
     from ..frontend.clang import ClangOptions
@@ -34,6 +35,14 @@ def add_solver_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory", type=int, default=4096, metavar="MB", help="memory cap per solver (4096)")
     p.add_argument("--seed", type=int, default=0, help="random seed passed to the solver (0)")
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="VCs solved in parallel")
+    p.add_argument(
+        "--strategies",
+        type=int,
+        default=DEFAULT_STRATEGIES,
+        metavar="N",
+        help="configurations of the solver run at once on each VC, sharing its time limit (z3: "
+        f"macro finder, plain); 1 runs them in sequence on shares of it ({DEFAULT_STRATEGIES})",
+    )
     add_solver_cmd_option(p)
 
 
@@ -45,6 +54,7 @@ def solver_arguments(args: argparse.Namespace) -> dict[str, Any]:
         "memory_mb": args.memory,
         "seed": args.seed,
         "jobs": args.jobs,
+        "strategies": args.strategies,
     }
 
 
@@ -164,4 +174,6 @@ def launch_of(args: argparse.Namespace, threads: int | None = None) -> Launch:
 
 
 def solver_options(args: argparse.Namespace) -> SolverOptions:
-    return SolverOptions(timeout=args.timeout, memory_mb=args.memory, seed=args.seed)
+    return SolverOptions(
+        timeout=args.timeout, memory_mb=args.memory, seed=args.seed, strategies=args.strategies
+    )

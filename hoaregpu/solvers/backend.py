@@ -19,12 +19,14 @@ class Answer:
 
     `model`: after sat, the solver's model as SMT-LIB definitions (`(define-fun ...)`
     forms, as `get-model` prints them), checked against the VC before it is believed
-    (`modelcheck`); None when the solver gave none."""
+    (`modelcheck`); None when the solver gave none. `configuration`: which of the backend's
+    configurations gave it (`strategies`), "" for a backend with one."""
 
     outcome: Outcome
     values: tuple[Value, ...] = ()
     message: str = ""
     model: str | None = None
+    configuration: str = ""
 
 
 class Backend(ABC):

@@ -55,6 +55,7 @@ class SolverResult:
     cached: bool = False
     model_check: str = ""
     encoding: str = ""  # which of the task's encodings gave the answer (see `SolveTask`)
+    configuration: str = ""  # which of the solver's configurations gave it (`solvers.strategies`)
 
     @property
     def model_checked(self) -> bool:
