@@ -157,6 +157,7 @@ def prove(
     seed: int = 0,
     jobs: int | None = None,
     strategies: int = DEFAULT_STRATEGIES,
+    incremental: bool = False,
 ) -> Proving:
     """Derive each kernel's quadruple by weakest preconditions, discharge every side condition
     with `solver` (a list `"z3,cvc5"`: each must prove it), and write the proved derivations
@@ -169,7 +170,9 @@ def prove(
     from ..solvers import Outcome
 
     names = _solvers(solver)
-    options = SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies)
+    options = SolverOptions(
+        timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies, incremental=incremental
+    )
     file = os.fspath(path)
     infos = [k for k in load_kernels(file) if kernel in (None, k.name)]
     if not infos:
@@ -250,6 +253,7 @@ def check(
     seed: int = 0,
     jobs: int | None = None,
     strategies: int = DEFAULT_STRATEGIES,
+    incremental: bool = False,
 ) -> Checking:
     """Check derivations (.proof files, or folders of them). `replay`: re-run each side
     condition with its recorded solver and report what changed (a regression makes the exit
@@ -257,7 +261,9 @@ def check(
     from ..proof.replay import compare, updated_text
 
     names = _solvers(solver)
-    options = SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies)
+    options = SolverOptions(
+        timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies, incremental=incremental
+    )
     given = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
     checks: list[ProofCheck] = []
     regressed = False

@@ -126,6 +126,7 @@ def verify(
     seed: int = 0,
     jobs: int | None = None,
     strategies: int = DEFAULT_STRATEGIES,
+    incremental: bool = False,
     block_dim: Dims | None = None,
     grid_dim: Dims | None = None,
     threads: int | None = None,
@@ -177,7 +178,9 @@ def verify(
     names = [os.fspath(paths)] if isinstance(paths, str | os.PathLike) else [os.fspath(p) for p in paths]
     options = driver.VerifyOptions(
         solver=",".join(confirm_members(solver)) if confirm else solver,
-        solver_options=SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies),
+        solver_options=SolverOptions(
+            timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies, incremental=incremental
+        ),
         threads=fixed if fixed is not None else fixed_launch(block_dim, grid_dim, threads),
         jobs=jobs if jobs is not None else (os.cpu_count() or 1),
         cache=cache,

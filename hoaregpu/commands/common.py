@@ -43,6 +43,13 @@ def add_solver_options(p: argparse.ArgumentParser) -> None:
         help="configurations of the solver run at once on each VC, sharing its time limit (z3: "
         f"macro finder, plain); 1 runs them in sequence on shares of it ({DEFAULT_STRATEGIES})",
     )
+    p.add_argument(
+        "--incremental",
+        action="store_true",
+        help="solve each kernel's VCs in one solver session (push/pop) that reads the kernel's "
+        "shared SMT text once (z3, z3-bin, cvc4-bin, cvc5-bin; z3 with its macro finder only); "
+        "a session error falls back to one process per VC",
+    )
     add_solver_cmd_option(p)
 
 
@@ -55,6 +62,7 @@ def solver_arguments(args: argparse.Namespace) -> dict[str, Any]:
         "seed": args.seed,
         "jobs": args.jobs,
         "strategies": args.strategies,
+        "incremental": args.incremental,
     }
 
 
@@ -175,5 +183,9 @@ def launch_of(args: argparse.Namespace, threads: int | None = None) -> Launch:
 
 def solver_options(args: argparse.Namespace) -> SolverOptions:
     return SolverOptions(
-        timeout=args.timeout, memory_mb=args.memory, seed=args.seed, strategies=args.strategies
+        timeout=args.timeout,
+        memory_mb=args.memory,
+        seed=args.seed,
+        strategies=args.strategies,
+        incremental=args.incremental,
     )

@@ -83,15 +83,20 @@ def _address_space() -> int:
         return 0
 
 
+def _limit_worker(options: SolverOptions) -> None:
+    """A worker's own process group, no Python crash dump, and its address-space cap."""
+    os.setpgid(0, 0)
+    faulthandler.disable()  # a crashing solver is reported as ERROR, without a Python dump
+    if options.memory_mb is not None:
+        limit = _address_space() + options.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 def _worker(conn: Connection, name: str, scripts: tuple[str, ...], options: SolverOptions) -> None:
     """Body of a worker process: solve one script, check a model, send the reply, exit."""
     reply: _Reply
     try:
-        os.setpgid(0, 0)
-        faulthandler.disable()  # a crashing solver is reported as ERROR, without a Python dump
-        if options.memory_mb is not None:
-            limit = _address_space() + options.memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        _limit_worker(options)
         which, answer = race(get_backend(name), scripts, options)  # one script: no race
         if answer.outcome is Outcome.REFUTED:
             checked = _checked(conn, name, scripts[which], answer, options)
@@ -314,6 +319,9 @@ def solve_many(
             answers[index].update(hits)
             pending.extend((index, name) for name in groups[index] if name not in hits)
 
+    if options.incremental and not confirm:
+        pending = _in_sessions(tasks, groups, pending, options, jobs, versions, answers, settle, stop)
+
     try:
         while pending or running:
             while pending and len(running) < jobs:
@@ -362,3 +370,45 @@ def solve_many(
         for run in list(running.values()):
             _kill(run)
     return [r for r in results if r is not None]
+
+
+def _in_sessions(
+    tasks: Sequence[SolveTask],
+    groups: Sequence[Sequence[str]],
+    pending: deque[tuple[int, str]],
+    options: SolverOptions,
+    jobs: int,
+    versions: dict[str, str],
+    answers: list[dict[str, SolverResult]],
+    settle: Callable[[int], None],
+    stop: StopFlag | None,
+) -> deque[tuple[int, str]]:
+    """`--incremental`: the pending tasks that can share a kernel's session solved in sessions
+    (`solvers.incremental`); returns what is left for one-shot workers."""
+    from hoaregpu.solvers.incremental import run_sessions, session_groups
+
+    waiting = {index for index, _ in pending}
+    sessions = session_groups(tasks, lambda i: i in waiting and len(groups[i]) == 1)
+    if not sessions:
+        return pending
+
+    def deliver(index: int, result: SolverResult) -> None:
+        answers[index][result.solver] = result
+        settle(index)
+
+    left = set(
+        run_sessions(
+            tasks,
+            sessions,
+            options,
+            jobs,
+            versions.__getitem__,
+            deliver,
+            _limit_worker,
+            stopped=lambda: stop is not None and stop.is_set(),
+        )
+    )
+    if stop is not None and stop.is_set():
+        raise Stopped("solving stopped on request")
+    in_session = {i for group in sessions for i in group}
+    return deque(u for u in pending if u[0] not in in_session or u[0] in left)

@@ -5,13 +5,16 @@ with the parent (pickled/shared formulas gave cvc5 wrong answers)."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hoaregpu.smt import read_script
 from hoaregpu.solvers.backend import Answer, Backend, memory_message, unknown_answer
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome, Value
 from hoaregpu.solvers.strategies import Strategies, solve_strategies
+
+if TYPE_CHECKING:
+    from hoaregpu.solvers.session import Session
 
 
 def cvc5_options(options: SolverOptions) -> dict[str, str]:
@@ -48,6 +51,20 @@ class Z3Backend(Backend):
         except Exception as exc:
             return f"z3 bindings not importable: {exc}"
         return None
+
+    def session(self, options: SolverOptions) -> Session | None:
+        import z3
+
+        from hoaregpu.solvers.session import Z3Session
+
+        z3.set_param("smt.random_seed", options.seed)
+        if options.memory_mb is not None:
+            z3.set_param("memory_max_size", max(1, options.memory_mb * 3 // 4))
+        z3.set_param("smt.macro_finder", True)  # one configuration: the one that refutes fast
+        return Z3Session()
+
+    def session_header(self, options: SolverOptions) -> str:
+        return f"(set-option :timeout {options.timeout_ms})\n"
 
     def solve(self, script: str, options: SolverOptions) -> Answer:
         from pysmt.environment import reset_env

@@ -18,12 +18,14 @@ class SolverOptions:
     """`timeout`: seconds per VC (> 0); `memory_mb`: address-space cap per worker, None for
     none (> 0); `seed`: random seed handed to every solver (>= 0); `strategies`: how many of a
     solver's configurations run at once on one VC (>= 1; `solvers.strategies`; 1 runs them in
-    sequence on shares of the budget)."""
+    sequence on shares of the budget); `incremental`: a kernel's VCs in one solver session
+    (`solvers.session`) where the backend offers one."""
 
     timeout: float = 10.0
     memory_mb: int | None = 4096
     seed: int = 0
     strategies: int = DEFAULT_STRATEGIES
+    incremental: bool = False  # one solver session per kernel (`solvers.session`)
 
     def __post_init__(self) -> None:
         timeout = self.timeout
