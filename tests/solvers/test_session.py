@@ -138,8 +138,7 @@ def test_a_session_error_is_never_believed_and_falls_back(fault: str) -> None:
 
 
 def test_without_incremental_no_session_is_started() -> None:
-    results = solve_many(kernel_tasks("test-session", _bodies("valid", "valid", "valid", "valid")), INCREMENTAL)
-    assert all(r.outcome is Outcome.PROVED for r in results)
+    tasks = kernel_tasks("test-session", _bodies("valid", "valid", "valid", "valid"))
+    assert all(r.outcome is Outcome.PROVED for r in solve_many(tasks, INCREMENTAL))
     plain = SolverOptions(timeout=5.0, memory_mb=None)
-    results = solve_many(kernel_tasks("test-session", _bodies("valid", "valid", "valid", "valid")), plain)
-    assert all(r.message == "one-shot" for r in results)
+    assert all(r.message == "one-shot" for r in solve_many(tasks, plain))
