@@ -26,6 +26,9 @@ def _fake(plan: dict[str, tuple[str, float]]):  # type: ignore[no-untyped-def]
 
     def run(name: str, options: SolverOptions) -> Answer:
         what, delay = plan[name]
+        if delay > options.timeout:  # as a solver does: its time limit is kept
+            time.sleep(options.timeout)
+            return Answer(Outcome.TIMEOUT, message=name)
         time.sleep(delay)
         if what == "exit":
             os._exit(3)  # the child dies without an answer
@@ -69,15 +72,30 @@ def test_each_parallel_configuration_gets_the_whole_budget_left() -> None:
 
 @pytest.mark.parametrize("crash", ["exit", "raise"])
 def test_a_crashing_configuration_is_an_error_never_a_proof(crash: str) -> None:
-    run = _fake({"first": (crash, 0.0), "second": ("unknown", 0.3)})
+    run = _fake({"first": ("unknown", 0.3), "second": (crash, 0.0)})
     answer = solve_strategies(TWO, run, OPTS)
     assert answer.outcome is Outcome.ERROR and "crashed" in answer.message
 
 
 def test_a_crashing_configuration_does_not_hide_another_ones_answer() -> None:
-    run = _fake({"first": ("exit", 0.0), "second": ("refuted", 0.3)})
+    run = _fake({"first": ("refuted", 0.5), "second": ("exit", 0.0)})
     answer = solve_strategies(TWO, run, OPTS)
-    assert answer.outcome is Outcome.REFUTED and answer.configuration == "second"
+    assert answer.outcome is Outcome.REFUTED and answer.configuration == "first"
+
+
+def test_the_first_configuration_alone_decides_the_quick_vcs(tmp_path: Path) -> None:
+    started = tmp_path / "second-started"
+    quick = _fake({"first": ("proved", 0.0)})
+
+    def run(name: str, options: SolverOptions) -> Answer:
+        if name == "second":
+            started.write_text("yes")
+            return Answer(Outcome.UNKNOWN)
+        return quick(name, options)
+
+    answer = solve_strategies(TWO, run, OPTS)
+    assert answer.outcome is Outcome.PROVED and answer.configuration == "first"
+    assert not started.exists()  # no second solver was started for a VC decided at once
 
 
 def test_undecided_configurations_give_way_to_the_waiting_ones() -> None:
