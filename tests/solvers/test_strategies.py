@@ -91,7 +91,8 @@ def test_the_first_configuration_alone_decides_the_quick_vcs(tmp_path: Path) -> 
         if name == "second":
             started.write_text("yes")
             return Answer(Outcome.UNKNOWN)
-        return quick(name, options)
+        answer: Answer = quick(name, options)
+        return answer
 
     answer = solve_strategies(TWO, run, OPTS)
     assert answer.outcome is Outcome.PROVED and answer.configuration == "first"
