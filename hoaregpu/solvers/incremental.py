@@ -18,7 +18,7 @@ import os
 import signal
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -32,6 +32,12 @@ from hoaregpu.solvers.registry import get_backend
 from hoaregpu.solvers.session import SessionVc, strip_mark, vc_commands
 
 GRACE_SECONDS = 1.0
+TRY_SECONDS = 2.0
+"""A VC's time in a session. Solving incrementally (after `push`) z3 does without some of
+its preprocessing and decides fewer VCs than one-shot, and slower (nested-loop kernels of
+`bench/solver_input.py`: refutations one-shot found timed out in the session); so the
+session is a first try, and a VC it leaves undecided within this time (or the timeout, if
+smaller) is solved one-shot with the whole budget and `--strategies`."""
 _VERDICTS = frozenset({"sat", "unsat", "unknown", "timeout"})
 
 # worker → parent: ("answer", index, outcome, values, message, model check, seconds),
@@ -72,36 +78,41 @@ def session_worker(
 ) -> None:
     """The worker's body: every VC of one kernel in one session, a reply per VC."""
     session = None
+    trial = replace(options, timeout=min(options.timeout, TRY_SECONDS))  # each VC's time in the session
     try:
         setup(options)
         backend = get_backend(name)
         read = 0
         for vc in vcs:
             if session is None:
-                session = backend.session(options)
+                session = backend.session(trial)
                 if session is None:
                     conn.send(("fallback", vc.index))
                     return
-                text = backend.session_header(options) + vc_commands(prefix, 0, vc, _TAIL + _WHY)
+                text = backend.session_header(trial) + vc_commands(prefix, 0, vc, _TAIL + _WHY)
             else:
                 text = vc_commands(prefix, read, vc, _TAIL + _WHY)
             start = time.monotonic()
-            out = session.ask(text, options.timeout + GRACE_SECONDS / 2)
+            out = session.ask(text, trial.timeout + GRACE_SECONDS / 2)
             seconds = time.monotonic() - start
             if out is None:
                 session.close()
                 session = None
-                if seconds < options.timeout:  # the solver died: not a timeout of this VC
+                if seconds < trial.timeout:  # the solver died: not a timeout of this VC
                     conn.send(("fallback", vc.index))
                     return
-                # this VC timed out; the next one starts a new session (the others keep theirs)
-                conn.send(("answer", vc.index, Outcome.TIMEOUT.value, (), "", "", round(seconds, 3)))
+                # this VC overstayed: one-shot with the whole budget; the next VC starts a new
+                # session (the others keep their answers)
+                conn.send(("retry", vc.index))
                 continue
             read = vc.end
-            answer: Answer = classify_output(strip_mark(out), "", 0, seconds, options)
+            answer: Answer = classify_output(strip_mark(out), "", 0, seconds, trial)
             if answer.outcome is Outcome.ERROR or _error_before_verdict(out):
                 conn.send(("fallback", vc.index))  # never believed: one-shot from here on
                 return
+            if answer.outcome not in (Outcome.PROVED, Outcome.REFUTED):
+                conn.send(("retry", vc.index))  # undecided within the session's try: one-shot
+                continue
             check = ""
             if answer.outcome is Outcome.REFUTED:
                 conn.send(("checking", vc.index))
@@ -142,6 +153,7 @@ class _Group:
     conn: Connection
     deadline: float
     answered: set[int] = field(default_factory=set)
+    retry: list[int] = field(default_factory=list)  # undecided in the session: one-shot
     checking_since: float | None = None
 
 
@@ -188,6 +200,7 @@ def run_sessions(
         group.conn.close()
         running.remove(group)
         rest = [i for i in group.order if i not in group.answered]
+        left_over.extend(group.retry)
         if timed_out is not None and timed_out in rest:
             rest.remove(timed_out)
             message = f"timeout after {float(options.timeout)} s"
@@ -251,5 +264,10 @@ def _take(
             configuration="session",
         )
         deliver(index, result)
+        return False
+    if kind == "retry":
+        group.answered.add(index := message[1])
+        group.retry.append(index)
+        group.deadline = now + options.timeout + 2 * GRACE_SECONDS
         return False
     return True  # done, fallback, crashed: whatever is not answered goes one-shot

@@ -83,6 +83,8 @@ class FakeSession(Session):
             return '(error "an assertion was not taken")\nunsat\n'
         if "die" in text:
             os._exit(7)
+        if "; unknown" in text:
+            return "unknown\n"
         return "unsat\n" if "valid" in text else "sat\n()\n()\n"
 
     def close(self) -> None:
@@ -117,8 +119,15 @@ def _bodies(*words: str) -> tuple[str, ...]:
 def test_a_timeout_in_a_session_loses_no_other_vc() -> None:
     options = SolverOptions(timeout=1.0, memory_mb=None, incremental=True)
     results = solve_many(kernel_tasks("test-session", _bodies("valid", "slow", "valid", "valid")), options)
-    assert [r.outcome for r in results] == [Outcome.PROVED, Outcome.TIMEOUT, Outcome.PROVED, Outcome.PROVED]
-    assert all(r.configuration == "session" for r in results)  # a new session after the timeout
+    assert [r.outcome for r in results] == [Outcome.PROVED, Outcome.UNKNOWN, Outcome.PROVED, Outcome.PROVED]
+    assert results[1].message == "one-shot"  # the VC that overstayed is tried one-shot
+    assert [r.configuration for r in results] == ["session", "", "session", "session"]  # a new session
+
+
+def test_an_undecided_vc_in_a_session_is_tried_one_shot() -> None:
+    results = solve_many(kernel_tasks("test-session", _bodies("valid", "unknown", "valid", "x")), INCREMENTAL)
+    assert [r.outcome for r in results] == [Outcome.PROVED, Outcome.UNKNOWN, Outcome.PROVED, Outcome.REFUTED]
+    assert results[1].message == "one-shot" and results[3].configuration == "session"
 
 
 def test_a_hung_session_is_killed_and_the_rest_solved_one_shot() -> None:
