@@ -4,10 +4,11 @@ session worker's loop over its VCs, and the parent's watchdog.
 A task can join a session when it carries its kernel's prefix (`SolveTask.prefix`), runs on
 one backend that offers a session, with no alternative encodings; its kernel's such tasks
 form one group, solved in order by one worker process (a job, for `jobs`). The worker
-sends each VC's reply as it comes; the parent gives each VC the timeout plus grace (plus
-the model check's time after sat) from the previous reply, and kills the worker when it
-overstays: that VC is a TIMEOUT and the group's remaining VCs go back to the dispatcher,
-solved one-shot. So do the remaining VCs of a worker that reports a session error or dies.
+sends each VC's reply as it comes; the parent gives each VC the session's try (`TRY_SECONDS`)
+plus grace (plus the model check's time after sat) from the previous reply, and kills the
+worker when it overstays: the group's VCs not answered go back to the dispatcher, solved
+one-shot, as do those of a worker that reports a session error or dies, and the VCs a
+session left undecided.
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ _VERDICTS = frozenset({"sat", "unsat", "unknown", "timeout"})
 Message = tuple[Any, ...]
 
 
+def _trial(options: SolverOptions) -> float:
+    return min(options.timeout, TRY_SECONDS)
+
+
 def session_groups(tasks: Sequence[SolveTask], eligible: Callable[[int], bool]) -> list[list[int]]:
     """The indices of the tasks that share a session, by kernel (the prefix object), in order."""
     groups: dict[int, list[int]] = {}
@@ -78,7 +83,7 @@ def session_worker(
 ) -> None:
     """The worker's body: every VC of one kernel in one session, a reply per VC."""
     session = None
-    trial = replace(options, timeout=min(options.timeout, TRY_SECONDS))  # each VC's time in the session
+    trial = replace(options, timeout=_trial(options))  # each VC's time in the session
     try:
         setup(options)
         backend = get_backend(name)
@@ -154,7 +159,6 @@ class _Group:
     deadline: float
     answered: set[int] = field(default_factory=set)
     retry: list[int] = field(default_factory=list)  # undecided in the session: one-shot
-    checking_since: float | None = None
 
 
 def run_sessions(
@@ -175,7 +179,7 @@ def run_sessions(
     left_over: list[int] = []
 
     def limit() -> float:
-        return options.timeout + 2 * GRACE_SECONDS
+        return _trial(options) + 2 * GRACE_SECONDS
 
     def start(order: list[int]) -> None:
         first = tasks[order[0]]
@@ -191,7 +195,7 @@ def run_sessions(
                 os.setpgid(process.pid, process.pid)
         running.append(_Group(first.solver, order, process, receiver, time.monotonic() + limit()))
 
-    def finish(group: _Group, timed_out: int | None = None) -> None:
+    def finish(group: _Group) -> None:
         if group.process.pid is not None:
             for kill in (os.killpg, os.kill):
                 with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -199,13 +203,8 @@ def run_sessions(
         group.process.join()
         group.conn.close()
         running.remove(group)
-        rest = [i for i in group.order if i not in group.answered]
         left_over.extend(group.retry)
-        if timed_out is not None and timed_out in rest:
-            rest.remove(timed_out)
-            message = f"timeout after {float(options.timeout)} s"
-            deliver(timed_out, SolverResult(Outcome.TIMEOUT, group.name, options.timeout, message=message))
-        left_over.extend(rest)
+        left_over.extend(i for i in group.order if i not in group.answered)
 
     try:
         while waiting or running:
@@ -225,11 +224,8 @@ def run_sessions(
                             break
                 except (EOFError, OSError):
                     done = True
-                if done or (not group.process.is_alive() and not group.conn.poll()):
-                    finish(group)
-                elif now >= group.deadline:
-                    pending = [i for i in group.order if i not in group.answered]
-                    finish(group, timed_out=pending[0] if pending else None)
+                if done or (not group.process.is_alive() and not group.conn.poll()) or now >= group.deadline:
+                    finish(group)  # after a watchdog kill too: the rest one-shot
     finally:
         for group in list(running):
             finish(group)
@@ -252,7 +248,7 @@ def _take(
     if kind == "answer":
         _, index, outcome, values, text, check, seconds = message
         group.answered.add(index)
-        group.deadline = now + options.timeout + 2 * GRACE_SECONDS
+        group.deadline = now + _trial(options) + 2 * GRACE_SECONDS
         result = SolverResult(
             outcome=Outcome(outcome),
             solver=group.name,
@@ -268,6 +264,6 @@ def _take(
     if kind == "retry":
         group.answered.add(index := message[1])
         group.retry.append(index)
-        group.deadline = now + options.timeout + 2 * GRACE_SECONDS
+        group.deadline = now + _trial(options) + 2 * GRACE_SECONDS
         return False
     return True  # done, fallback, crashed: whatever is not answered goes one-shot

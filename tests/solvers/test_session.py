@@ -135,8 +135,8 @@ def test_a_hung_session_is_killed_and_the_rest_solved_one_shot() -> None:
     start = time.monotonic()
     results = solve_many(kernel_tasks("test-session", _bodies("valid", "hang", "valid", "valid")), options)
     assert time.monotonic() - start < 30
-    assert [r.outcome for r in results] == [Outcome.PROVED, Outcome.TIMEOUT, Outcome.UNKNOWN, Outcome.UNKNOWN]
-    assert [r.message for r in results[2:]] == ["one-shot", "one-shot"]
+    assert results[0].outcome is Outcome.PROVED and results[0].configuration == "session"
+    assert [r.message for r in results[1:]] == ["one-shot"] * 3  # the hung VC too
 
 
 @pytest.mark.parametrize("fault", ["broken", "die"])
