@@ -151,6 +151,8 @@ def verify(
     - `block_dim=(16, 16)` is `--blockDim=[16,16]`, likewise `grid_dim` and `threads`
       (or `fixed`, a `Launch`, instead of the three);
     - `confirm`: a second solver family must prove every VC;
+    - `strategies`: the solver's configurations run at once per VC (`--strategies`);
+      `incremental`: a kernel's VCs in one solver session first (`--incremental`);
     - `replay`: run each counterexample on the interpreter to confirm it;
     - `solver_cmd`: SMT-LIB solvers by command, `"mine=/opt/bin/mysolver --smt2"`, as
       `--solver-cmd` (`hoaregpu.toml` is read too);
