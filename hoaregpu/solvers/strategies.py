@@ -81,7 +81,10 @@ def solve_strategies(strategies: Strategies, run: RunConfiguration, options: Sol
         if answer.outcome in _DEFINITIVE or answer.outcome is Outcome.ERROR:
             return answer
     left = replace(options, timeout=options.timeout - (time.monotonic() - start))
-    return _in_parallel(strategies.parallel, run, left)
+    answer = _in_parallel(strategies.parallel, run, left)
+    if answer.outcome is Outcome.TIMEOUT:  # the VC's time limit, not what was left of it
+        return replace(answer, message=timeout_message(options))
+    return answer
 
 
 def _in_sequence(strategies: Strategies, run: RunConfiguration, options: SolverOptions) -> Answer:

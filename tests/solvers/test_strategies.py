@@ -110,7 +110,8 @@ def test_undecided_configurations_give_way_to_the_waiting_ones() -> None:
 
 def test_a_timeout_stays_a_timeout() -> None:
     run = _fake({"first": ("timeout", 0.0), "second": ("unknown", 0.0)})
-    assert solve_strategies(TWO, run, OPTS).outcome is Outcome.TIMEOUT
+    answer = solve_strategies(TWO, run, OPTS)
+    assert answer.outcome is Outcome.TIMEOUT and answer.message == "timeout after 6.0 s"
 
 
 def test_configurations_that_disagree_are_an_error() -> None:
