@@ -67,9 +67,18 @@ class Z3Backend(Backend):
         return f"(set-option :timeout {options.timeout_ms})\n"
 
     def solve(self, script: str, options: SolverOptions) -> Answer:
+        import z3.z3 as z3_module
         from pysmt.environment import reset_env
 
         env = reset_env()
+        # A fresh z3 context: a worker is forked from a process that may have used z3 (model
+        # checks, input generation), and z3's heuristics depend on the ids of the terms
+        # already in a context; inherited ones turned a 50 ms proof into "incomplete
+        # quantifiers" late in the test suite. So every solve starts as in a new process;
+        # its configurations then share that context, as they did when run in sequence
+        # (a fresh context per configuration left a side condition of `prove` that plain
+        # z3 proved in 0.2 s after the macro finder's try undecided for 10 s).
+        z3_module._main_ctx = None
         parsed = read_script(script)  # once: forked configurations inherit the formula
 
         def run(configuration: str, budget: SolverOptions) -> Answer:
@@ -93,16 +102,10 @@ Z3_STRATEGIES = Strategies(
 def _z3_check(env: Any, parsed: Any, macro_finder: bool, options: SolverOptions) -> Answer:
     """One z3 configuration on a parsed script, within `options.timeout`."""
     import z3
-    import z3.z3 as z3_module
     from pysmt import logics
     from pysmt.exceptions import SolverReturnedUnknownResultError
     from pysmt.solvers.z3 import Z3Solver
 
-    # A fresh z3 context: a worker is forked from a process that may have used z3 (model
-    # checks, input generation), and z3's heuristics depend on the ids of the terms
-    # already in a context; inherited ones turned a 50 ms proof into "incomplete
-    # quantifiers" late in the test suite. So every solve starts as in a new process.
-    z3_module._main_ctx = None
     z3.set_param("smt.random_seed", options.seed)
     if options.memory_mb is not None:
         # z3 stops cleanly ("max. memory exceeded") before RLIMIT_AS kills it.
