@@ -85,7 +85,8 @@ def candidates(kernel: core.Kernel, loop: core.While, before: tuple[core.Stmt, .
         and kernel.decl(v).role is not core.VarRole.SYNTHETIC
         and not kernel.decl(v).floating
     )
-    steps = strides(loop, changed)
+    # strides read from memory (`acc += a[i]`) make `%` candidates the solvers choke on
+    steps = {v: s for v, s in strides(loop, changed).items() if not _reads_arrays(s)}
     _, cond = _split_flags(kernel, loop.cond)
     out: list[Term] = []
     for v in scalars:
