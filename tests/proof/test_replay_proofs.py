@@ -17,9 +17,9 @@ from hoaregpu.proof.replay import compare
 from hoaregpu.solvers import SolverOptions
 
 PROOFS = sorted(str(p) for p in Path("proofs").rglob("*.proof"))
-# A budget, not a speed target: vector_add_symbolic's loop side condition (recorded at 19.9 s)
-# takes 5 s alone and passed 40 s once in a CI run on a busy machine; every side condition
-# must still be proved.
+# A budget, not a speed target: the suite runs on loaded machines. (vector_add_symbolic's
+# loop side conditions once ran past 120 s in CI, seed-dependently; split into goal parts
+# with the one-point rule they take seconds on every seed: test_goal_parts.py.)
 OPTIONS = SolverOptions(timeout=120)
 
 
