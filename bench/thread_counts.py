@@ -3,7 +3,8 @@
 Each kernel is verified at each thread count (`--threads N`, no cache, no replay, one VC at a
 time so that the timings do not disturb each other) and the bench records its verdict, the
 wall-clock seconds (preparation included), the preparation seconds, the slowest VC, and which
-solver and thread encoding (`smt.thread_encoding`: expanded, symbolic) decided each VC.
+solver, thread encoding (`smt.thread_encoding`: expanded, symbolic) and solver configuration
+(`solvers.strategies`: macro-finder, plain) decided each VC.
 
 Kernels: `specs/vector_add_symbolic.cu` (a grid-stride loop, invariants over `k % blockDim.x`)
 at 1, 2, 3, 4, 8, 16, 64, 256 and 1,024 threads, and in-place tree reductions whose
@@ -85,7 +86,11 @@ def measure(path: Path, threads: int | None, solver: str, timeout: float) -> dic
     [kernel] = v.kernels
     [raw] = v.raw.kernels
     results = [r.result for r in raw.results]
-    winners = Counter(f"{r.solver}/{getattr(r, 'encoding', '') or 'one encoding'}" for r in results)
+    winners = Counter(
+        f"{r.solver}/{getattr(r, 'encoding', '') or 'one encoding'}"
+        + (f"/{r.configuration}" if getattr(r, "configuration", "") else "")
+        for r in results
+    )
     return {
         "verdict": kernel.verdict,
         "seconds": round(seconds, 2),
@@ -105,15 +110,16 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--out", default="after", help="the name of this result set (after, before, ...)")
     parser.add_argument("--quick", action="store_true", help="skip the 1,024-thread trees")
+    parser.add_argument("--trees", action="store_true", help="only the tree reductions at 256 and 1,024")
     args = parser.parse_args()
     runs: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory() as tmp:
         # (kernel, file, threads, --threads): the trees fix their count in `requires`
         cases: list[tuple[str, Path, int, int | None]] = [
-            ("vector_add_symbolic", VECTOR_ADD, t, t) for t in VECTOR_ADD_THREADS
+            ("vector_add_symbolic", VECTOR_ADD, t, t) for t in VECTOR_ADD_THREADS if not args.trees
         ]
         for n in TREE_THREADS:
-            if args.quick and n > 256:
+            if (args.quick and n > 256) or (args.trees and n < 256):
                 continue
             for balanced in (False, True):
                 name = f"tree_reduction_{'balanced' if balanced else 'chain'}"

@@ -205,7 +205,14 @@ def solve(
     completion order; the language server publishes them); setting `stop` kills the
     solver workers and raises `solvers.dispatch.Stopped` (for the language server)."""
     vcs = [(k, vc) for k in prepared for vc in k.vcs]
-    tasks = [SolveTask(vc.script, options.solver, vc.alternatives, vc.encodings) for _, vc in vcs]
+    tasks = [
+        SolveTask(vc.script, options.solver, vc.alternatives, vc.encodings)
+        if not options.solver_options.incremental
+        else SolveTask(
+            vc.script, options.solver, vc.alternatives, vc.encodings, vc.prefix, vc.prefix_end, vc.body
+        )
+        for _, vc in vcs
+    ]
     tasks += [SolveTask(k.precondition_script, options.solver) for k in prepared if k.precondition_script]
     cache = ResultCache() if options.cache else None
     opts = options.solver_options

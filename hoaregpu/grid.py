@@ -49,6 +49,7 @@ from .terms import (
     ThreadId,
     Var,
     children,
+    conjuncts,
     map_children,
 )
 
@@ -58,7 +59,7 @@ def fixed_by_requires(requires: tuple[core.Formula, ...]) -> Launch:
     block: list[int | None] = [None, None, None]
     grid: list[int | None] = [None, None, None]
     for f in requires:
-        for t in _conjuncts(f.term):
+        for t in conjuncts(f.term):
             if isinstance(t, Binary) and t.op is BinOp.EQ:
                 for a, b in ((t.left, t.right), (t.right, t.left)):
                     if isinstance(a, ThreadCount | BlockCount) and isinstance(b, IntLit) and b.value >= 1:
@@ -74,14 +75,6 @@ def with_contract(kernel: core.Kernel, launch: Launch) -> Launch:
         return f"{given} contradicts 'requires {name} == {ours}' of kernel {kernel.name}"
 
     return kernel.launch.merged(launch, conflict)
-
-
-def _conjuncts(t: Term) -> Iterator[Term]:
-    if isinstance(t, Binary) and t.op is BinOp.AND:
-        yield from _conjuncts(t.left)
-        yield from _conjuncts(t.right)
-    else:
-        yield t
 
 
 # -- which coordinates a kernel reads ----------------------------------------------------

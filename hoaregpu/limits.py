@@ -6,3 +6,4 @@ DEFAULT_STEP_BUDGET = 1_000_000  # lockstep steps of one `run`
 TEST_STEP_BUDGET = 200_000  # lockstep steps of each run of `test`
 LOCKSTEP = "lockstep"  # the interpreters' semantics (`run --semantics`)
 INTERLEAVE = "interleave"
+DEFAULT_STRATEGIES = 2  # solver configurations at once per VC (`--strategies`; hoaregpu.solvers.strategies)

@@ -33,8 +33,8 @@ from . import core
 from .errors import Span
 from .launch import Launch
 from .pretty import show_term
-from .race_invariants import houdini
-from .terms import At, Binary, BinOp, IntLit, Term, Var, subterms
+from .race_invariants import houdini, strides
+from .terms import At, Binary, BinOp, IntLit, Term, Var, conjuncts, subterms, variable_names
 from .unroll import MissingInvariant, _split_flags
 
 FUNCTIONAL_COL = 200_000  # candidate columns of this pass (race_invariants.INFERRED_COL is below)
@@ -47,38 +47,12 @@ _LAST_VALUE = {  # the comparison `v op B` of a loop condition → the bound `v 
 }
 
 
-def _vars(t: Term) -> set[str]:
-    return {s.name for s in subterms(t) if isinstance(s, Var)}
-
-
 def _reads_arrays(t: Term) -> bool:
     return any(isinstance(s, Var) and s.indices for s in subterms(t))
 
 
 def _plus(t: Term, k: int) -> Term:
     return t if k == 0 else Binary(BinOp.ADD, t, IntLit(k))
-
-
-def _conjuncts(t: Term) -> Iterable[Term]:
-    if isinstance(t, Binary) and t.op is BinOp.AND:
-        yield from _conjuncts(t.left)
-        yield from _conjuncts(t.right)
-    else:
-        yield t
-
-
-def _steps(body: core.Stmt, changed: set[str]) -> dict[str, Term]:
-    """The variables the body assigns once, by `v = v + S` with `S` unchanged by the loop."""
-    counts: dict[str, int] = {}
-    out: dict[str, Term] = {}
-    for x in core.statements(body):
-        if isinstance(x, core.Assign) and not x.indices:
-            counts[x.target] = counts.get(x.target, 0) + 1
-            v = x.value
-            step = isinstance(v, Binary) and v.op is BinOp.ADD and v.left == Var(x.target)
-            if step and not (_vars(v.right) & changed) and not _reads_arrays(v.right):  # type: ignore[union-attr]
-                out[x.target] = v.right  # type: ignore[union-attr]
-    return {v: s for v, s in out.items() if counts[v] == 1}
 
 
 def _initial(before: tuple[core.Stmt, ...], v: str, changed: set[str]) -> Term | None:
@@ -88,7 +62,7 @@ def _initial(before: tuple[core.Stmt, ...], v: str, changed: set[str]) -> Term |
     for s in reversed(before):
         if isinstance(s, core.Assign) and s.target == v and not s.indices:
             e0 = s.value
-            if _vars(e0) & (changed | between) or _reads_arrays(e0):
+            if variable_names(e0) & (changed | between) or _reads_arrays(e0):
                 return None
             return e0
         assigned = core.assigned_vars(s)
@@ -111,7 +85,8 @@ def candidates(kernel: core.Kernel, loop: core.While, before: tuple[core.Stmt, .
         and kernel.decl(v).role is not core.VarRole.SYNTHETIC
         and not kernel.decl(v).floating
     )
-    steps = _steps(loop.body, changed)
+    # strides read from memory (`acc += a[i]`) make `%` candidates the solvers choke on
+    steps = {v: s for v, s in strides(loop, changed).items() if not _reads_arrays(s)}
     _, cond = _split_flags(kernel, loop.cond)
     out: list[Term] = []
     for v in scalars:
@@ -123,13 +98,13 @@ def candidates(kernel: core.Kernel, loop: core.While, before: tuple[core.Stmt, .
             if v in steps and steps[v] not in (IntLit(1), IntLit(-1)):
                 s = steps[v]
                 out.append(Binary(BinOp.EQ, Binary(BinOp.MOD, x, s), Binary(BinOp.MOD, e0, s)))
-    for c in _conjuncts(cond):
+    for c in conjuncts(cond):
         if not (isinstance(c, Binary) and c.op in _LAST_VALUE):
             continue
         op, k = _LAST_VALUE[c.op]
         if isinstance(c.left, Var) and c.left.name in scalars and not c.left.indices:
             bound = c.right
-            if not (_vars(bound) & changed) and not _reads_arrays(bound):
+            if not (variable_names(bound) & changed) and not _reads_arrays(bound):
                 out.append(Binary(op, c.left, _plus(bound, k)))
     seen: set[Term] = set()
     return [t for t in out if not (t in seen or seen.add(t))]  # type: ignore[func-returns-value]

@@ -28,7 +28,20 @@ from typing import TYPE_CHECKING
 from . import core
 from .errors import Span
 from .launch import Launch
-from .terms import At, Binary, BinOp, IntLit, Old, Quant, Term, ThreadPred, Var, map_children, subterms
+from .terms import (
+    At,
+    Binary,
+    BinOp,
+    IntLit,
+    Old,
+    Quant,
+    Term,
+    ThreadPred,
+    Var,
+    map_children,
+    subterms,
+    variable_names,
+)
 
 if TYPE_CHECKING:
     from .races import Access, Instrumenter
@@ -45,15 +58,11 @@ def _substitute(t: Term, name: str, by: Term) -> Term:
     return map_children(t, lambda c: _substitute(c, name, by))
 
 
-def _vars(t: Term) -> set[str]:
-    return {s.name for s in subterms(t) if isinstance(s, Var)}
-
-
 def _simple(t: Term) -> bool:
     return not any(isinstance(s, At | Old | Quant | ThreadPred) for s in subterms(t))
 
 
-def _strides(loop: core.While, changed: set[str]) -> dict[str, Term]:
+def strides(loop: core.While, changed: set[str]) -> dict[str, Term]:
     """The variables the body changes only by `v = v + S` (one such assignment, S unchanged)."""
     out: dict[str, Term] = {}
     counts: dict[str, int] = {}
@@ -65,7 +74,7 @@ def _strides(loop: core.While, changed: set[str]) -> dict[str, Term]:
                 isinstance(v, Binary)
                 and v.op is BinOp.ADD
                 and v.left == Var(x.target)
-                and not (_vars(v.right) & changed)
+                and not (variable_names(v.right) & changed)
             ):
                 out[x.target] = v.right
     # a stride of 1 says nothing (`x % 1 == 0`): such candidates cost solver time only
@@ -80,10 +89,10 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
     from .races import flag, offset, value_of
 
     changed = core.assigned_vars(loop.body)
-    strides = _strides(loop, changed)
+    steps = strides(loop, changed)
     gid = ins.global_id()
     terms: list[Term] = []
-    for v, st in strides.items():
+    for v, st in steps.items():
         # strided loops over the threads (`i = tid; ...; i += blockDim.x`): program facts
         terms.append(Binary(BinOp.EQ, _mod(Var(v), st), _mod(gid, st)))
     if any(isinstance(x, core.Sync) for x in core.statements(loop.body)):
@@ -98,9 +107,9 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
         for acc in accesses:
             if (acc.array, acc.kind) != (a, kind):
                 continue
-            if acc.value is not None and not (_vars(acc.value) & changed):
+            if acc.value is not None and not (variable_names(acc.value) & changed):
                 terms.append(Binary(BinOp.IMPLIES, recorded, Binary(BinOp.EQ, Var(value_of(a)), acc.value)))
-            if not any(_vars(c) & changed for c in acc.cell):
+            if not any(variable_names(c) & changed for c in acc.cell):
                 same: Term = IntLit(1)
                 for k, c in enumerate(acc.cell):
                     eq = Binary(BinOp.EQ, Var(offset(a, kind, k)), c)
@@ -111,13 +120,13 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
                 if not (isinstance(c, Var) and not c.indices and c.name in changed):
                     continue
                 o = Var(offset(a, kind, k))
-                if c.name in strides:
-                    st = strides[c.name]
+                if c.name in steps:
+                    st = steps[c.name]
                     terms.append(
                         Binary(BinOp.IMPLIES, recorded, Binary(BinOp.EQ, _mod(o, st), _mod(gid, st)))
                     )
                 for inv in loop.invariants:
-                    if _simple(inv.term) and _vars(inv.term) & changed == {c.name}:
+                    if _simple(inv.term) and variable_names(inv.term) & changed == {c.name}:
                         fact = _substitute(inv.term, c.name, Var(offset(a, kind, k)))
                         terms.append(Binary(BinOp.IMPLIES, recorded, fact))
     out: list[core.Formula] = []

@@ -132,21 +132,29 @@ def _downstream(r: VcResult, loop: MissingInvariant) -> bool:
     return origin.span.path == loop.span.path and origin.span.line >= loop.span.line
 
 
+def _inferred(k: KernelResult) -> dict[tuple[str, int], list[str]]:
+    """The invariants inferred for the kernel's loops, by the loop's file and line."""
+    out: dict[tuple[str, int], list[str]] = {}
+    for f in survivors(k.prepared.kernel):
+        out.setdefault((f.span.path, f.span.line), []).append(show_term(f.term))
+    return out
+
+
 def missing_invariant_lines(k: KernelResult) -> list[str]:
     """A warning per loop without invariant that was not unrolled, when some VC of the kernel
     is not proved (a kernel verified with `true` as the invariant is verified: `true` is sound),
     with the invariants inferred for it (`hoaregpu.loop_inference`)."""
     if all(r.result.outcome is Outcome.PROVED for r in k.results):
         return []
-    kept = survivors(k.prepared.kernel)
+    inferred = _inferred(k)
     lines = []
     for m in k.prepared.missing_invariants:
-        own = [f for f in kept if (f.span.path, f.span.line) == (m.span.path, m.span.line)]
+        own = inferred.get((m.span.path, m.span.line), [])
         taken = "with the invariants inferred for it" if own else "as `true`"
         warning = f"this loop has no 'loop invariant', so it was taken {taken}"
         lines.append(f"{m.span}: warning: {warning} [missing-invariant]")
         if own:
-            lines.append(f"note: inferred and proved: {', '.join(show_term(f.term) for f in own)}")
+            lines.append(f"note: inferred and proved: {', '.join(own)}")
         lines.append(f"note: it was not unrolled because {m.reason}")
         lines.append(
             "note: write a 'loop invariant' before the loop, or give it a trip count that is a "
@@ -327,11 +335,7 @@ def render_json(run: RunResult) -> str:
                         "line": m.span.line,
                         "col": m.span.col,
                         "reason": m.reason,
-                        "inferred": [
-                            show_term(f.term)
-                            for f in survivors(k.prepared.kernel)
-                            if (f.span.path, f.span.line) == (m.span.path, m.span.line)
-                        ],
+                        "inferred": _inferred(k).get((m.span.path, m.span.line), []),
                     }
                     for m in k.prepared.missing_invariants
                 ],

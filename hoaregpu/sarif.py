@@ -169,20 +169,9 @@ def render_sarif(run: RunResult, root: Path | None = None) -> dict[str, Any]:
         )
     for k in run.kernels:
         results += _kernel_results(k, rules, root)
-    return {
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {"driver": {"name": "hoaregpu", "version": __version__, "rules": rules.rules}},
-                "originalUriBaseIds": {SRCROOT: {"uri": root.as_uri() + "/"}},
-                # input errors are findings: the tool itself ran to the end
-                "invocations": [{"executionSuccessful": True, "exitCode": run.exit_code}],
-                "results": results,
-                "properties": {"assumes": "race-freedom" if races_assumed(run) else "nothing"},
-            }
-        ],
-    }
+    return _log(
+        rules, results, run.exit_code, root, {"assumes": "race-freedom" if races_assumed(run) else "nothing"}
+    )
 
 
 def merge_sarif(
@@ -216,18 +205,27 @@ def merge_sarif(
                 "properties": props,
             }
         )
-    return {
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {"driver": {"name": "hoaregpu", "version": __version__, "rules": rules.rules}},
-                "originalUriBaseIds": {SRCROOT: {"uri": root.as_uri() + "/"}},
-                "invocations": [{"executionSuccessful": True, "exitCode": exit_code}],
-                "results": results,
-            }
-        ],
+    return _log(rules, results, exit_code, root)
+
+
+def _log(
+    rules: _Rules,
+    results: list[dict[str, Any]],
+    exit_code: int,
+    root: Path,
+    properties: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A SARIF log of one run of hoaregpu."""
+    run: dict[str, Any] = {
+        "tool": {"driver": {"name": "hoaregpu", "version": __version__, "rules": rules.rules}},
+        "originalUriBaseIds": {SRCROOT: {"uri": root.as_uri() + "/"}},
+        # input errors are findings: the tool itself ran to the end
+        "invocations": [{"executionSuccessful": True, "exitCode": exit_code}],
+        "results": results,
     }
+    if properties is not None:
+        run["properties"] = properties
+    return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
 def write_sarif(run: RunResult, path: str) -> None:

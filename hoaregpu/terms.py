@@ -388,5 +388,23 @@ def subterms(term: Term) -> list[Term]:
     return out
 
 
+def conjuncts(term: Term) -> list[Term]:
+    """The conjuncts of `a && b && ...` (the term itself when it is no conjunction)."""
+    out: list[Term] = []
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, Binary) and t.op is BinOp.AND:
+            stack += [t.right, t.left]
+        else:
+            out.append(t)
+    return out
+
+
+def variable_names(term: Term) -> set[str]:
+    """The names of the variables (and arrays) the term reads."""
+    return {s.name for s in subterms(term) if isinstance(s, Var)}
+
+
 def term_span(term: Term) -> Span | None:
     return term.span

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from ..errors import ConfigError
 from ..proof.checker import CheckResult, Problem
 from ..solvers.executor import Executor, check_executor, executor_for
-from ..solvers.options import SolverOptions
+from ..solvers.options import DEFAULT_STRATEGIES, SolverOptions
 
 if TYPE_CHECKING:
     from ..proof.kernel import KernelInfo
@@ -163,6 +163,8 @@ def prove(
     jobs: int | None = None,
     executor: str | Executor = "local",
     scheduler: str | None = None,
+    strategies: int = DEFAULT_STRATEGIES,
+    incremental: bool = False,
 ) -> Proving:
     """Derive each kernel's quadruple by weakest preconditions, discharge every side condition
     with `solver` (a list `"z3,cvc5"`: each must prove it), and write the proved derivations
@@ -173,7 +175,9 @@ def prove(
     names = _solvers(solver)
     if isinstance(executor, str):
         check_executor(executor, scheduler)  # before any work
-    options = SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed)
+    options = SolverOptions(
+        timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies, incremental=incremental
+    )
     file = os.fspath(path)
     infos = [k for k in load_kernels(file) if kernel in (None, k.name)]
     if not infos:
@@ -272,6 +276,8 @@ def check(
     jobs: int | None = None,
     executor: str | Executor = "local",
     scheduler: str | None = None,
+    strategies: int = DEFAULT_STRATEGIES,
+    incremental: bool = False,
 ) -> Checking:
     """Check derivations (.proof files, or folders of them). `replay`: re-run each side
     condition with its recorded solver and report what changed (a regression makes the exit
@@ -282,7 +288,9 @@ def check(
     names = _solvers(solver)
     if isinstance(executor, str):
         check_executor(executor, scheduler)  # before any work
-    options = SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed)
+    options = SolverOptions(
+        timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies, incremental=incremental
+    )
     given = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
     files = proof_files(given)
     with executor_for(executor, jobs or (os.cpu_count() or 1), scheduler) as run_on:

@@ -29,7 +29,7 @@ from ..report import counterexample, render_json
 from ..sarif import render_sarif
 from ..solvers import Outcome
 from ..solvers.executor import Executor, check_executor
-from ..solvers.options import SolverOptions
+from ..solvers.options import DEFAULT_STRATEGIES, SolverOptions
 from ..solvers.outcome import SolverResult
 
 Dims = tuple[int] | tuple[int, int] | tuple[int, int, int]
@@ -125,6 +125,8 @@ def verify(
     memory_mb: int = 4096,
     seed: int = 0,
     jobs: int | None = None,
+    strategies: int = DEFAULT_STRATEGIES,
+    incremental: bool = False,
     block_dim: Dims | None = None,
     grid_dim: Dims | None = None,
     threads: int | None = None,
@@ -149,6 +151,8 @@ def verify(
     - `block_dim=(16, 16)` is `--blockDim=[16,16]`, likewise `grid_dim` and `threads`
       (or `fixed`, a `Launch`, instead of the three);
     - `confirm`: a second solver family must prove every VC;
+    - `strategies`: the solver's configurations run at once per VC (`--strategies`);
+      `incremental`: a kernel's VCs in one solver session first (`--incremental`);
     - `replay`: run each counterexample on the interpreter to confirm it;
     - `solver_cmd`: SMT-LIB solvers by command, `"mine=/opt/bin/mysolver --smt2"`, as
       `--solver-cmd` (`hoaregpu.toml` is read too);
@@ -177,7 +181,9 @@ def verify(
     names = [os.fspath(paths)] if isinstance(paths, str | os.PathLike) else [os.fspath(p) for p in paths]
     options = driver.VerifyOptions(
         solver=",".join(confirm_members(solver)) if confirm else solver,
-        solver_options=SolverOptions(timeout=timeout, memory_mb=memory_mb, seed=seed),
+        solver_options=SolverOptions(
+            timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies, incremental=incremental
+        ),
         threads=fixed if fixed is not None else fixed_launch(block_dim, grid_dim, threads),
         jobs=jobs if jobs is not None else (os.cpu_count() or 1),
         cache=cache,

@@ -32,6 +32,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--jobs", "-j", type=int, default=1, help="VCs solved in parallel (1: timings are not disturbed)"
     )
+    p.add_argument(
+        "--strategies", type=int, default=2, metavar="N", help="solver configurations at once per VC (2)"
+    )
     p.add_argument("-o", "--output", default="bench/results", metavar="DIR", help="(bench/results)")
     add_solver_cmd_option(p)
     add_no_executor_options(p, TIMED)
@@ -54,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--repeat must be at least 1, not {args.repeat}")
     if args.jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, not {args.jobs}")
-    options = SolverOptions(timeout=args.timeout, memory_mb=args.memory, seed=args.seed)
+    options = SolverOptions(
+        timeout=args.timeout, memory_mb=args.memory, seed=args.seed, strategies=args.strategies
+    )
     register_user_solvers(args.solver_cmd)
     solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
     if not solvers:

@@ -7,6 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
+from ..limits import DEFAULT_STRATEGIES
 
 if TYPE_CHECKING:  # imported where used: `hoaregpu --help` needs none (issue 14, fast start)
     from ..frontend.clang import ClangOptions
@@ -34,6 +35,21 @@ def add_solver_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory", type=int, default=4096, metavar="MB", help="memory cap per solver (4096)")
     p.add_argument("--seed", type=int, default=0, help="random seed passed to the solver (0)")
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="VCs solved in parallel")
+    p.add_argument(
+        "--strategies",
+        type=int,
+        default=DEFAULT_STRATEGIES,
+        metavar="N",
+        help="configurations of the solver run at once on each VC, sharing its time limit (z3: "
+        f"macro finder, plain); 1 runs them in sequence on shares of it ({DEFAULT_STRATEGIES})",
+    )
+    p.add_argument(
+        "--incremental",
+        action="store_true",
+        help="solve each kernel's VCs in one solver session (push/pop) that reads the kernel's "
+        "shared SMT text once (z3, z3-bin, cvc4-bin, cvc5-bin; z3 with its macro finder only); "
+        "a session error falls back to one process per VC",
+    )
     add_solver_cmd_option(p)
 
 
@@ -45,6 +61,8 @@ def solver_arguments(args: argparse.Namespace) -> dict[str, Any]:
         "memory_mb": args.memory,
         "seed": args.seed,
         "jobs": args.jobs,
+        "strategies": args.strategies,
+        "incremental": args.incremental,
     }
 
 
@@ -195,4 +213,10 @@ def launch_of(args: argparse.Namespace, threads: int | None = None) -> Launch:
 def solver_options(args: argparse.Namespace) -> SolverOptions:
     from ..solvers import SolverOptions
 
-    return SolverOptions(timeout=args.timeout, memory_mb=args.memory, seed=args.seed)
+    return SolverOptions(
+        timeout=args.timeout,
+        memory_mb=args.memory,
+        seed=args.seed,
+        strategies=args.strategies,
+        incremental=args.incremental,
+    )

@@ -14,7 +14,8 @@ For a proof it checks, and reports the first failure with the node's rule and li
    the conclusion) and of x' (not free in φ), mask variables not program variables;
 4. every formula is well formed (known variables, locals read at a thread);
 5. every side condition of H-CONSEQ (φ' → φ and ψ → ψ') is valid: trivially (the goal is
-   the hypothesis or one of its conjuncts) or by a solver, through `hoaregpu.proof.smt`.
+   the hypothesis or one of its conjuncts) or by a solver, through `hoaregpu.proof.smt`,
+   one query per part of the goal (`formula_ops.goal_parts`).
 
 Exit codes as for `verify`: 0 checked, 1 a node is wrong or a side condition refuted,
 2 undecided, 3 input error or stale proof.
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from pysmt.environment import get_env, pop_env, push_env
@@ -34,7 +35,7 @@ from ..smt.smtlib import script_text
 from ..solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
 from .derivation import Node, Proof
 from .formula import TRUE, F, Mask, conjuncts
-from .formula_ops import alpha_eq
+from .formula_ops import alpha_eq, goal_parts
 from .kernel import KernelInfo, load_kernels
 from .schema import NodeError, check_node, check_root
 from .smt import Translator, Untranslatable
@@ -176,9 +177,10 @@ def structure(proof: Proof) -> tuple[CheckResult, KernelInfo | None]:
     return result, info
 
 
-def scripts(result: CheckResult, info: KernelInfo, zs: set[str]) -> list[str | Problem]:
-    """An SMT-LIB script per non-trivial side condition (or the Problem that prevents one)."""
-    out: list[str | Problem] = []
+def scripts(result: CheckResult, info: KernelInfo, zs: set[str]) -> list[list[str] | Problem]:
+    """The SMT-LIB scripts of every non-trivial side condition, one per part of its goal
+    (`goal_parts`: it is valid iff every part is), or the Problem that prevents them."""
+    out: list[list[str] | Problem] = []
     for s in result.sides:
         if s.trivial:
             continue
@@ -186,12 +188,30 @@ def scripts(result: CheckResult, info: KernelInfo, zs: set[str]) -> list[str | P
         try:
             tr = Translator(info, zs, info.threads, get_env())
             try:
-                out.append(script_text(tr.entailment(s.hyp, s.goal)))
-            except Untranslatable as e:
-                out.append(Problem("undecided", f"side condition {s.which}: {e}", s.node.line, s.node.rule))
+                out.append([script_text(tr.entailment(s.hyp, g)) for g in goal_parts(s.goal)])
+            except Untranslatable:
+                # A part may lack the goal's `\forall x'` that a hypothesis is instantiated
+                # with; the whole goal has it.
+                try:
+                    out.append([script_text(tr.entailment(s.hyp, s.goal))])
+                except Untranslatable as e:
+                    problem = Problem("undecided", f"side condition {s.which}: {e}", s.node.line, s.node.rule)
+                    out.append(problem)
         finally:
             pop_env()
     return out
+
+
+def combined(parts: Sequence[SolverResult]) -> SolverResult:
+    """A side condition's result from its parts': refuted if one is, proved if all are (by
+    the solver of the slowest part, in their total time), else the first undecided one."""
+    for r in parts:
+        if r.outcome is Outcome.REFUTED:
+            return r
+    if all(r.outcome is Outcome.PROVED for r in parts):
+        slowest = max(parts, key=lambda r: r.seconds)
+        return replace(slowest, seconds=sum(r.seconds for r in parts))
+    return next(r for r in parts if r.outcome is not Outcome.PROVED)
 
 
 def check_proof(
@@ -213,8 +233,9 @@ def check_proof(
     todo = [s for s in result.sides if not s.trivial]
     made = scripts(result, info, mask_vars(proof))
     undecided: list[Problem] = []
-    queue: list[tuple[Side, str, list[str]]] = []
-    for s, m in zip(todo, made, strict=True):
+    queue: list[tuple[int, int, str, list[str]]] = []  # (side, part, script, solvers left)
+    parts: dict[int, list[SolverResult | None]] = {}
+    for i, (s, m) in enumerate(zip(todo, made, strict=True)):
         if isinstance(m, Problem):
             undecided.append(m)
             continue
@@ -225,18 +246,21 @@ def check_proof(
             order = [rec.solver, *(x for x in solvers if x != rec.solver)]
         else:
             order = solvers
-        queue.append((s, m, order))
+        parts[i] = [None] * len(m)
+        queue += [(i, k, script, order) for k, script in enumerate(m)]
     while queue:
-        tasks = [SolveTask(m, order[0]) for _, m, order in queue]
+        tasks = [SolveTask(text, order[0]) for _, _, text, order in queue]
         answers = (
             solve_many(tasks, options, jobs=jobs) if executor is None else executor.solve_many(tasks, options)
         )
         again = []
-        for (s, m, order), answer in zip(queue, answers, strict=True):
-            s.result = answer
+        for (i, k, text, order), answer in zip(queue, answers, strict=True):
+            parts[i][k] = answer
             if answer.outcome not in (Outcome.PROVED, Outcome.REFUTED) and len(order) > 1:
-                again.append((s, m, order[1:]))
+                again.append((i, k, text, order[1:]))
         queue = again
+    for i, got in parts.items():
+        todo[i].result = combined([r for r in got if r is not None])
     for s in todo:
         if s.result is None:
             continue

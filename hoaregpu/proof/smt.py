@@ -47,6 +47,7 @@ from .formula import (
 )
 from .formula_ops import base_var, is_primed
 from .kernel import KernelInfo
+from .onepoint import one_point
 
 MAX_EXPANSION = 64
 
@@ -62,6 +63,7 @@ class Translator:
         self.kernel = kernel
         self.mask_vars = mask_vars
         self.threads = threads
+        self.env = env
         self.mgr = env.formula_manager
         self.ntid = self.mgr.Int(threads) if threads is not None else self.mgr.Symbol("ntid", INT)
         self.skolems: dict[str, FNode] = {}
@@ -84,7 +86,7 @@ class Translator:
         body = self._bool(f, Env(), None, +1, False)
         m = self.mgr
         facts = [m.GE(self.ntid, m.Int(1))] if self.threads is None else []
-        return m.And([*facts, m.Not(body)])
+        return one_point(m.And([*facts, m.Not(body)]), self.env)
 
     def wellformed(self, f: F) -> None:
         """Raise Untranslatable if `f` reads an unknown variable, a local without a thread, ..."""

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome, Value
+
+if TYPE_CHECKING:
+    from hoaregpu.solvers.session import Session
 
 
 @dataclass(frozen=True)
@@ -19,12 +23,14 @@ class Answer:
 
     `model`: after sat, the solver's model as SMT-LIB definitions (`(define-fun ...)`
     forms, as `get-model` prints them), checked against the VC before it is believed
-    (`modelcheck`); None when the solver gave none."""
+    (`modelcheck`); None when the solver gave none. `configuration`: which of the backend's
+    configurations gave it (`strategies`), "" for a backend with one."""
 
     outcome: Outcome
     values: tuple[Value, ...] = ()
     message: str = ""
     model: str | None = None
+    configuration: str = ""
 
 
 class Backend(ABC):
@@ -43,6 +49,15 @@ class Backend(ABC):
     @abstractmethod
     def solve(self, script: str, options: SolverOptions) -> Answer:
         """Run `script` (in the worker process) and classify the answer."""
+
+    def session(self, options: SolverOptions) -> Session | None:
+        """An incremental session for `--incremental` (`solvers.session`; started in the worker),
+        or None when this backend solves one script at a time only."""
+        return None
+
+    def session_header(self, options: SolverOptions) -> str:
+        """Commands a new session reads first (its limits, when they are options)."""
+        return ""
 
     def identity(self) -> str:
         """What tells this backend apart in the result cache (a user command adds its argv)."""

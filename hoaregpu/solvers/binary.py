@@ -15,6 +15,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from functools import cache
+from typing import TYPE_CHECKING
 
 from hoaregpu.errors import ConfigError
 from hoaregpu.solvers.backend import (
@@ -27,6 +28,9 @@ from hoaregpu.solvers.backend import (
 )
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome, Value
+
+if TYPE_CHECKING:
+    from hoaregpu.solvers.session import Session
 
 Argv = Callable[[SolverOptions], list[str]]
 
@@ -109,6 +113,16 @@ class CommandBackend(Backend):
             return None  # a user command: we do not know how to ask it
         path = shutil.which(self._program())
         return _binary_version(path) if path else None
+
+    def session(self, options: SolverOptions) -> Session | None:
+        if isinstance(self._argv, list):
+            return None  # a user command: we do not know that it reads incrementally
+        from hoaregpu.solvers.session import ProcessSession
+
+        argv = self.argv(options)
+        if program_family(argv[0]) == "cvc":
+            argv.append("--incremental")
+        return ProcessSession(argv)
 
     def solve(self, script: str, options: SolverOptions) -> Answer:
         start = time.monotonic()

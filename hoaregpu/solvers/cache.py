@@ -4,12 +4,12 @@ The key is the sha256 of the script text, the solver (its name, and its command 
 user command) and the solver's version. A proof or a refutation holds whatever the budget,
 so it is reused under any timeout, memory cap and seed. An undecided answer (UNKNOWN,
 TIMEOUT) is stored with the budget it had, and reused only for a budget no larger (timeout
-and memory cap at most the stored ones, the same seed): a larger budget, another solver or
-`--no-cache` tries again. Reused undecided answers say so in their message; they are never
-proofs. Solver errors are not stored. Entries are small JSON files under `.hoaregpu-cache/`
-in the current directory, or under `$HOAREGPU_CACHE_DIR`. A file that cannot be read or
-makes no sense is ignored (and overwritten on the next store), never fatal; a cache that
-cannot be written is skipped.
+and memory cap at most the stored ones, no more solver configurations at once, the same
+seed): a larger budget, another solver or `--no-cache` tries again. Reused undecided
+answers say so in their message; they are never proofs. Solver errors are not stored.
+Entries are small JSON files under `.hoaregpu-cache/` in the current directory, or under
+`$HOAREGPU_CACHE_DIR`. A file that cannot be read or makes no sense is ignored (and
+overwritten on the next store), never fatal; a cache that cannot be written is skipped.
 """
 
 from __future__ import annotations
@@ -53,18 +53,27 @@ UNDECIDED = (Outcome.UNKNOWN, Outcome.TIMEOUT)
 
 
 def _budget(options: SolverOptions) -> dict[str, Any]:
-    return {"timeout": float(options.timeout), "memory_mb": options.memory_mb, "seed": options.seed}
+    return {
+        "timeout": float(options.timeout),
+        "memory_mb": options.memory_mb,
+        "seed": options.seed,
+        "strategies": options.strategies,
+    }
 
 
 def _covers(stored: Any, asked: SolverOptions) -> bool:
-    """An undecided answer under `stored` stands for `asked`: no more time, memory, same seed."""
+    """An undecided answer under `stored` stands for `asked`: no more time, memory, configurations
+    run at once (entries older than `strategies` ran them in sequence), same seed."""
     if not isinstance(stored, dict) or not isinstance(stored.get("timeout"), int | float):
         return False
     memory, asked_memory = stored.get("memory_mb"), asked.memory_mb
     memory_ok = memory is None or (
         asked_memory is not None and isinstance(memory, int) and asked_memory <= memory
     )
-    return bool(asked.timeout <= stored["timeout"] and memory_ok and stored.get("seed") == asked.seed)
+    strategies = stored.get("strategies", 1)
+    strategies_ok = isinstance(strategies, int) and asked.strategies <= strategies
+    same_seed = stored.get("seed") == asked.seed
+    return bool(asked.timeout <= stored["timeout"] and memory_ok and strategies_ok and same_seed)
 
 
 class ResultCache:

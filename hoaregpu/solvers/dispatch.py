@@ -57,20 +57,21 @@ AGREE_WINDOW = 0.02
 this long (and at most a tenth of the winner's time) to answer too before they are
 killed, so that a near-simultaneous contradicting answer is seen as a disagreement."""
 
-_Reply = tuple[str, tuple[Value, ...], str, str, int]
-"""outcome, values, message, model check, the index of the script (of the task's encodings)"""
+_Reply = tuple[str, tuple[Value, ...], str, str, int, str]
+"""outcome, values, message, model check, the index of the script (of the task's encodings),
+the solver configuration that answered (`strategies`)"""
 _CHECKING = "checking"
 """A worker's first message when its solver answered sat: its model is being checked."""
 
 
 def _checked(conn: Connection, name: str, script: str, answer: Answer, options: SolverOptions) -> _Reply:
     """A REFUTED answer after its model has been checked against the VC (in this worker)."""
-    conn.send((_CHECKING, (), "", "", 0))
+    conn.send((_CHECKING, (), "", "", 0, ""))
     check = check_model(script, answer.model, check_seconds(options))
     if check.verdict is ModelVerdict.WRONG:
         message = f"solver {name}'s counterexample does not satisfy the VC ({check.note()}): a solver bug"
-        return (Outcome.ERROR.value, (), message, "", 0)
-    return (Outcome.REFUTED.value, answer.values, answer.message, check.note(), 0)
+        return (Outcome.ERROR.value, (), message, "", 0, answer.configuration)
+    return (Outcome.REFUTED.value, answer.values, answer.message, check.note(), 0, answer.configuration)
 
 
 def _address_space() -> int:
@@ -82,28 +83,34 @@ def _address_space() -> int:
         return 0
 
 
+def _limit_worker(options: SolverOptions) -> None:
+    """A worker's own process group, no Python crash dump, and its address-space cap."""
+    os.setpgid(0, 0)
+    faulthandler.disable()  # a crashing solver is reported as ERROR, without a Python dump
+    if options.memory_mb is not None:
+        limit = _address_space() + options.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 def _worker(conn: Connection, name: str, scripts: tuple[str, ...], options: SolverOptions) -> None:
     """Body of a worker process: solve one script, check a model, send the reply, exit."""
     reply: _Reply
     try:
-        os.setpgid(0, 0)
-        faulthandler.disable()  # a crashing solver is reported as ERROR, without a Python dump
-        if options.memory_mb is not None:
-            limit = _address_space() + options.memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        _limit_worker(options)
         which, answer = race(get_backend(name), scripts, options)  # one script: no race
         if answer.outcome is Outcome.REFUTED:
-            reply = (*_checked(conn, name, scripts[which], answer, options)[:4], which)
+            checked = _checked(conn, name, scripts[which], answer, options)
+            reply = (*checked[:4], which, checked[5])
         else:
-            reply = (answer.outcome.value, answer.values, answer.message, "", which)
+            reply = (answer.outcome.value, answer.values, answer.message, "", which, answer.configuration)
     except MemoryError:
-        reply = (Outcome.ERROR.value, (), memory_message(options), "", 0)
+        reply = (Outcome.ERROR.value, (), memory_message(options), "", 0, "")
     except BaseException as exc:
         text = f"{type(exc).__name__}: {exc}"
         if "bad_alloc" in text or "out of memory" in text.lower():
-            reply = (Outcome.ERROR.value, (), memory_message(options), "", 0)
+            reply = (Outcome.ERROR.value, (), memory_message(options), "", 0, "")
         else:
-            reply = (Outcome.ERROR.value, (), f"solver crashed: {text}"[:1000], "", 0)
+            reply = (Outcome.ERROR.value, (), f"solver crashed: {text}"[:1000], "", 0, "")
     try:
         conn.send(reply)
         conn.close()
@@ -256,7 +263,13 @@ def solve_many(
         deliver(index, result)
 
     def record(
-        run: _Running, outcome: Outcome, values: tuple[Value, ...], message: str, check: str, which: int = 0
+        run: _Running,
+        outcome: Outcome,
+        values: tuple[Value, ...],
+        message: str,
+        check: str,
+        which: int = 0,
+        configuration: str = "",
     ) -> None:
         names = tasks[run.index].encodings
         answers[run.index][run.name] = SolverResult(
@@ -268,13 +281,14 @@ def solve_many(
             version=versions[run.name],
             model_check=check if outcome is Outcome.REFUTED else "",
             encoding=names[which] if which < len(names) else "",
+            configuration=configuration,
         )
 
     def member_done(run: _Running, reply: _Reply) -> None:
         outcome = Outcome(reply[0])
         _kill(run)
         del running[(run.index, run.name)]
-        record(run, outcome, tuple(reply[1]), reply[2], reply[3], reply[4])
+        record(run, outcome, tuple(reply[1]), reply[2], reply[3], reply[4], reply[5])
         siblings = [r for u, r in running.items() if u[0] == run.index]
         if outcome in DEFINITIVE and not confirm:
             # Members that have answered too count, so that a disagreement is seen.
@@ -284,7 +298,7 @@ def solve_many(
             for sib in siblings:
                 got = _receive(sib, options)
                 if got is not None:
-                    record(sib, Outcome(got[0]), tuple(got[1]), got[2], got[3], got[4])
+                    record(sib, Outcome(got[0]), tuple(got[1]), got[2], got[3], got[4], got[5])
             settle(run.index)
         elif not siblings and not any(u[0] == run.index for u in pending):
             settle(run.index)
@@ -304,6 +318,9 @@ def solve_many(
         else:
             answers[index].update(hits)
             pending.extend((index, name) for name in groups[index] if name not in hits)
+
+    if options.incremental and not confirm:
+        pending = _in_sessions(tasks, groups, pending, options, jobs, versions, answers, settle, stop)
 
     try:
         while pending or running:
@@ -345,12 +362,53 @@ def solve_many(
                 if reply is not None:
                     member_done(run, reply)
                 elif not run.process.is_alive():
-                    member_done(
-                        run, (Outcome.ERROR.value, (), _crash_message(run.process.exitcode, options), "", 0)
-                    )
+                    crash = _crash_message(run.process.exitcode, options)
+                    member_done(run, (Outcome.ERROR.value, (), crash, "", 0, ""))
                 elif now >= run.deadline:
-                    member_done(run, (Outcome.TIMEOUT.value, (), timeout_message(options), "", 0))
+                    member_done(run, (Outcome.TIMEOUT.value, (), timeout_message(options), "", 0, ""))
     finally:
         for run in list(running.values()):
             _kill(run)
     return [r for r in results if r is not None]
+
+
+def _in_sessions(
+    tasks: Sequence[SolveTask],
+    groups: Sequence[Sequence[str]],
+    pending: deque[tuple[int, str]],
+    options: SolverOptions,
+    jobs: int,
+    versions: dict[str, str],
+    answers: list[dict[str, SolverResult]],
+    settle: Callable[[int], None],
+    stop: StopFlag | None,
+) -> deque[tuple[int, str]]:
+    """`--incremental`: the pending tasks that can share a kernel's session solved in sessions
+    (`solvers.incremental`); returns what is left for one-shot workers."""
+    from hoaregpu.solvers.incremental import run_sessions, session_groups
+
+    waiting = {index for index, _ in pending}
+    sessions = session_groups(tasks, lambda i: i in waiting and len(groups[i]) == 1)
+    if not sessions:
+        return pending
+
+    def deliver(index: int, result: SolverResult) -> None:
+        answers[index][result.solver] = result
+        settle(index)
+
+    left = set(
+        run_sessions(
+            tasks,
+            sessions,
+            options,
+            jobs,
+            versions.__getitem__,
+            deliver,
+            _limit_worker,
+            stopped=lambda: stop is not None and stop.is_set(),
+        )
+    )
+    if stop is not None and stop.is_set():
+        raise Stopped("solving stopped on request")
+    in_session = {i for group in sessions for i in group}
+    return deque(u for u in pending if u[0] not in in_session or u[0] in left)

@@ -5,12 +5,16 @@ with the parent (pickled/shared formulas gave cvc5 wrong answers)."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hoaregpu.smt import read_script
 from hoaregpu.solvers.backend import Answer, Backend, memory_message, unknown_answer
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome, Value
+from hoaregpu.solvers.strategies import Strategies, solve_strategies
+
+if TYPE_CHECKING:
+    from hoaregpu.solvers.session import Session
 
 
 def cvc5_options(options: SolverOptions) -> dict[str, str]:
@@ -48,68 +52,90 @@ class Z3Backend(Backend):
             return f"z3 bindings not importable: {exc}"
         return None
 
-    def solve(self, script: str, options: SolverOptions) -> Answer:
+    def session(self, options: SolverOptions) -> Session | None:
         import z3
-        from pysmt import logics
+
+        from hoaregpu.solvers.session import Z3Session
+
+        z3.set_param("smt.random_seed", options.seed)
+        if options.memory_mb is not None:
+            z3.set_param("memory_max_size", max(1, options.memory_mb * 3 // 4))
+        z3.set_param("smt.macro_finder", True)  # one configuration: the one that refutes fast
+        return Z3Session()
+
+    def session_header(self, options: SolverOptions) -> str:
+        return f"(set-option :timeout {options.timeout_ms})\n"
+
+    def solve(self, script: str, options: SolverOptions) -> Answer:
+        import z3.z3 as z3_module
         from pysmt.environment import reset_env
-        from pysmt.exceptions import SolverReturnedUnknownResultError
-        from pysmt.solvers.z3 import Z3Solver
 
         env = reset_env()
         # A fresh z3 context: a worker is forked from a process that may have used z3 (model
         # checks, input generation), and z3's heuristics depend on the ids of the terms
         # already in a context; inherited ones turned a 50 ms proof into "incomplete
-        # quantifiers" late in the test suite. So every solve starts as in a new process.
-        import z3.z3 as z3_module
-
+        # quantifiers" late in the test suite. So every solve starts as in a new process;
+        # its configurations then share that context, as they did when run in sequence
+        # (a fresh context per configuration left a side condition of `prove` that plain
+        # z3 proved in 0.2 s after the macro finder's try undecided for 10 s).
         z3_module._main_ctx = None
-        parsed = read_script(script)
-        z3.set_param("smt.random_seed", options.seed)
-        if options.memory_mb is not None:
-            # z3 stops cleanly ("max. memory exceeded") before RLIMIT_AS kills it.
-            z3.set_param("memory_max_size", max(1, options.memory_mb * 3 // 4))
-        start = time.monotonic()
-        reason = ""
-        # Two configurations share the time budget. Our VCs define every x' (H-ASSIGN) and
-        # z (H-IF/H-WHILE) by a universal equation; z3's macro finder eliminates those and
-        # then refutes simple barrier and assertion VCs in ~10 ms that plain z3 times out
-        # on, but it slowed one valid VC from 20 ms to a timeout. So the macro finder gets
-        # a first tenth of the budget (refutations in milliseconds instead of after half
-        # the timeout), plain z3 the next six tenths, the macro finder the rest; an answer
-        # from any of them is definitive. (The shares are cumulative ends of the budget.)
-        for macro_finder, share in ((True, 0.1), (False, 0.7), (True, 1.0)):
-            left = options.timeout * share - (time.monotonic() - start)
-            if left <= 0.05:
-                continue
-            z3.set_param("smt.macro_finder", macro_finder)
-            # UFLIRA is not in Z3Solver's SolverFor list: we get z3.Solver(), the default
-            # combined solver with MBQI, which handles quantifiers best.
-            solver = Z3Solver(
-                env, logics.UFLIRA, random_seed=options.seed, solver_options={"timeout": int(left * 1000)}
-            )
-            try:
-                solver.add_assertion(parsed.formula)
-                sat = solver.solve()
-            except SolverReturnedUnknownResultError:
-                reason = str(solver.z3.reason_unknown())
-                if "memory" in reason.lower():
-                    break
-                continue
-            except Exception as exc:
-                if _memory_error(exc):
-                    return Answer(Outcome.ERROR, message=memory_message(options))
-                raise
-            if not sat:
-                return Answer(Outcome.PROVED)
-            model = solver.z3.model()
-            values: list[Value] = []
-            for q in parsed.queries:
-                try:
-                    values.append(_z3_value(model.eval(solver.converter.convert(q), model_completion=True)))
-                except Exception:
-                    values.append(None)
-            return Answer(Outcome.REFUTED, tuple(values), model=_z3_model_text(model))
-        return unknown_answer(reason, time.monotonic() - start, options)
+        parsed = read_script(script)  # once: forked configurations inherit the formula
+
+        def run(configuration: str, budget: SolverOptions) -> Answer:
+            return _z3_check(env, parsed, configuration == "macro-finder", budget)
+
+        return solve_strategies(Z3_STRATEGIES, run, options)
+
+
+Z3_STRATEGIES = Strategies(
+    parallel=("macro-finder", "plain"),
+    # In sequence (`--strategies 1`), they share the budget. Our VCs define every x'
+    # (H-ASSIGN) and z (H-IF/H-WHILE) by a universal equation; z3's macro finder eliminates
+    # those and then refutes simple barrier and assertion VCs in ~10 ms that plain z3 times
+    # out on, but it slowed one valid VC from 20 ms to a timeout. So the macro finder gets a
+    # first tenth of the budget, plain z3 the next six tenths, the macro finder the rest (the
+    # shares are cumulative ends of the budget).
+    sequence=(("macro-finder", 0.1), ("plain", 0.7), ("macro-finder", 1.0)),
+)
+
+
+def _z3_check(env: Any, parsed: Any, macro_finder: bool, options: SolverOptions) -> Answer:
+    """One z3 configuration on a parsed script, within `options.timeout`."""
+    import z3
+    from pysmt import logics
+    from pysmt.exceptions import SolverReturnedUnknownResultError
+    from pysmt.solvers.z3 import Z3Solver
+
+    z3.set_param("smt.random_seed", options.seed)
+    if options.memory_mb is not None:
+        # z3 stops cleanly ("max. memory exceeded") before RLIMIT_AS kills it.
+        z3.set_param("memory_max_size", max(1, options.memory_mb * 3 // 4))
+    z3.set_param("smt.macro_finder", macro_finder)
+    start = time.monotonic()
+    # UFLIRA is not in Z3Solver's SolverFor list: we get z3.Solver(), the default
+    # combined solver with MBQI, which handles quantifiers best.
+    solver = Z3Solver(
+        env, logics.UFLIRA, random_seed=options.seed, solver_options={"timeout": options.timeout_ms}
+    )
+    try:
+        solver.add_assertion(parsed.formula)
+        sat = solver.solve()
+    except SolverReturnedUnknownResultError:
+        return unknown_answer(str(solver.z3.reason_unknown()), time.monotonic() - start, options)
+    except Exception as exc:
+        if _memory_error(exc):
+            return Answer(Outcome.ERROR, message=memory_message(options))
+        raise
+    if not sat:
+        return Answer(Outcome.PROVED)
+    model = solver.z3.model()
+    values: list[Value] = []
+    for q in parsed.queries:
+        try:
+            values.append(_z3_value(model.eval(solver.converter.convert(q), model_completion=True)))
+        except Exception:
+            values.append(None)
+    return Answer(Outcome.REFUTED, tuple(values), model=_z3_model_text(model))
 
 
 def _z3_model_text(model: Any) -> str | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 
@@ -32,6 +32,12 @@ class SolveTask:
     solver: str
     alternatives: tuple[str, ...] = ()
     encodings: tuple[str, ...] = ()
+    # `--incremental` (`solvers.session`): the kernel's shared prefix (one string object for all
+    # its VCs), where this VC's part of it ends, and the VC's body: `script` is
+    # `prefix[:prefix_end] + body`. Empty: the task is solved one-shot only.
+    prefix: str = field(default="", repr=False, compare=False)
+    prefix_end: int = 0
+    body: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,7 @@ class SolverResult:
     cached: bool = False
     model_check: str = ""
     encoding: str = ""  # which of the task's encodings gave the answer (see `SolveTask`)
+    configuration: str = ""  # which of the solver's configurations gave it (`solvers.strategies`)
 
     @property
     def model_checked(self) -> bool:

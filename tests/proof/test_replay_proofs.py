@@ -17,7 +17,10 @@ from hoaregpu.proof.replay import compare
 from hoaregpu.solvers import SolverOptions
 
 PROOFS = sorted(str(p) for p in Path("proofs").rglob("*.proof"))
-OPTIONS = SolverOptions(timeout=40)
+# A budget, not a speed target: the suite runs on loaded machines. (vector_add_symbolic's
+# loop side conditions once ran past 120 s in CI, seed-dependently; split into goal parts
+# with the one-point rule they take seconds on every seed: test_goal_parts.py.)
+OPTIONS = SolverOptions(timeout=120)
 
 
 def test_there_are_proofs() -> None:
