@@ -23,6 +23,10 @@ def source_line(path: str, line: int) -> str | None:
     return lines[line - 1]
 
 
+SYNTHETIC_COL = 100_000
+"""Columns from here on name clauses hoaregpu made (inferred invariants), not source text."""
+
+
 @dataclass(frozen=True)
 class Span:
     """A position in a source file: 1-based line and column of the construct's start."""
@@ -35,6 +39,8 @@ class Span:
     context: tuple[str, ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:
+        if self.col >= SYNTHETIC_COL:  # an inferred clause: its loop's line; the context names it
+            return f"{self.path}:{self.line}"
         return f"{self.path}:{self.line}:{self.col}"
 
 

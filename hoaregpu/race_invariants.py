@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import core
-from .errors import Span
+from .errors import SYNTHETIC_COL, Span
 from .launch import Launch
 from .terms import (
     At,
@@ -46,7 +46,7 @@ from .terms import (
 if TYPE_CHECKING:
     from .races import Access, Instrumenter
 
-INFERRED_COL = 100_000  # columns from here on mark candidate clauses (never a real column)
+INFERRED_COL = SYNTHETIC_COL  # columns from here on mark candidate clauses (never a real column)
 HOUDINI_TIMEOUT = 30.0  # seconds per candidate VC (z3 in process), a safety net only
 HOUDINI_RLIMIT = 6_000_000  # z3's resource units per candidate VC (about 4 s on an idle core)
 HOUDINI_ROUNDS = 8

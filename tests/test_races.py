@@ -107,6 +107,8 @@ def test_houdini_keeps_only_proved_candidates(tmp_path: Path) -> None:
     texts = " ".join(c for o in inferred for c in o.span.context)
     assert "hg.race.write.out.0 % 4" in texts
     assert "hg.race.write.out <= 0" not in texts  # false: the loop writes without barriers
+    # Shown at its loop's line, without the marker column.
+    assert all(str(o.span) == f"{path}:{o.span.line}" for o in inferred)
 
 
 def test_the_report_names_both_threads_lines_and_the_cell(
