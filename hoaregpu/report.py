@@ -171,7 +171,7 @@ def grouped_vc_lines(k: KernelResult) -> list[str]:
         o = r.vc.origin
         if r.result.outcome is Outcome.PROVED:
             continue
-        key = (o.kind, str(o.span), r.result.outcome) if o.span.context else (id(r),)
+        key = (o.kind, o.span.path, o.span.line, o.span.col, r.result.outcome) if o.span.context else (id(r),)
         groups.setdefault(key, []).append(r)
     lines: list[str] = []
     missing = k.prepared.missing_invariants

@@ -1,5 +1,4 @@
 // expect: verified
-// allow-unknown: cvc5 loop-invariant-preserved:15 -- the inferred access invariant of the loop (race checking); z3 proves it, cvc5 times out at 20 s
 // `\all(e)` and `\none(e)` (Definition 3.5): after a loop, H-WHILE gives none(k < n); the
 // invariant gives all(k >= threadIdx.x). Inside a branch taken by thread 0 only, \all
 // still speaks of every thread.
@@ -22,3 +21,4 @@ __global__ void all_none(int *out, int n) {
     }
     out[threadIdx.x] = k;
 }
+// allow-unknown: cvc5 loop-invariant-preserved:15 -- the inferred access invariant of the loop (race checking); z3 proves it, cvc5 times out at 20 s

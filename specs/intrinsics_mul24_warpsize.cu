@@ -1,5 +1,4 @@
 // expect: verified
-// allow-unknown: cvc5 data-race:10 -- the race VC over __mul24 indices (nonlinear); z3 proves it, cvc5 times out at 20 s
 // CUDA intrinsics: __mul24 is the product where both operands fit in 24 bits (checked), warpSize is 32, min/max/abs on integers, __threadfence() a no-op under race-freedom.
 /*@ requires blockDim.x == 64;
     ensures a[2 * tid] == 2 * tid;
@@ -10,3 +9,4 @@ __global__ void intrinsics_mul24_warpsize(int *a, int *lanes) {
   __threadfence();
   lanes[threadIdx.x] = threadIdx.x % warpSize;
 }
+// allow-unknown: cvc5 data-race:10 -- the race VC over __mul24 indices (nonlinear); z3 proves it, cvc5 times out at 20 s

@@ -1,5 +1,4 @@
 // expect: verified
-// allow-unknown: cvc5 loop-invariant-preserved:7 -- the inferred access invariant of the loop (race checking); z3 proves it, cvc5 times out at 20 s
 // OpenCL with GPUVerify's loop annotations: __invariant in the for-loop head (two of them), a stride of get_global_size, __assert in the body
 __kernel void fill(__global int *a, int n) {
     __requires(get_local_size(0) == 4);
@@ -13,3 +12,4 @@ __kernel void fill(__global int *a, int n) {
         __assert(a[i] == 7);
     }
 }
+// allow-unknown: cvc5 loop-invariant-preserved:7 -- the inferred access invariant of the loop (race checking); z3 proves it, cvc5 times out at 20 s

@@ -111,7 +111,8 @@ def _prepared(src: str, tmp_path: object, name: str) -> PreparedKernel:
     path = f"{tmp_path}/{name}.cu"
     with open(path, "w", encoding="utf-8") as f:
         f.write(src)
-    return prepare_kernel(path, kernel(src), None)
+    # The forward VC generator's own VCs: race checks come with a prefix of their own.
+    return prepare_kernel(path, kernel(src), None, check_races=False)
 
 
 def test_smt_text_grows_linearly_with_sequential_loops(tmp_path: object) -> None:
