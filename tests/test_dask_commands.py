@@ -83,8 +83,13 @@ def test_check_and_replay_on_dask_from_the_command_line(
     assert hoaregpu.prove(SPECS / "assert_assume.cu", output=proof).proved
     code = main(["check", str(proof), "--replay", "--executor", "dask", "--scheduler", scheduler])
     out = capsys.readouterr().out
-    assert code == 0, out
-    assert "2 side conditions proved" in out and "nothing regressed" in out
+    assert "2 side conditions proved" in out
+    # --replay also flags a side condition more than 2x slower (exit 2), which a loaded
+    # machine can produce; anything else would be a real regression.
+    regressions = [line for line in out.splitlines() if "regression:" in line]
+    assert all("slower" in line for line in regressions), out
+    assert code == (2 if regressions else 0), out
+    assert regressions or "nothing regressed" in out
 
 
 def test_executor_arguments_are_checked_before_any_work(tmp_path: Path) -> None:
