@@ -15,7 +15,7 @@ For a proof it checks, and reports the first failure with the node's rule and li
 4. every formula is well formed (known variables, locals read at a thread);
 5. every side condition of H-CONSEQ (φ' → φ and ψ → ψ') is valid: trivially (the goal is
    the hypothesis or one of its conjuncts) or by a solver, through `hoaregpu.proof.smt`,
-   one query per part of the goal (`formula_ops.goal_parts`).
+   one query per part of the goal (`formula_ops.goal_parts`) that is not itself trivial.
 
 Exit codes as for `verify`: 0 checked, 1 a node is wrong or a side condition refuted,
 2 undecided, 3 input error or stale proof.
@@ -178,8 +178,8 @@ def structure(proof: Proof) -> tuple[CheckResult, KernelInfo | None]:
 
 
 def scripts(result: CheckResult, info: KernelInfo, zs: set[str]) -> list[list[str] | Problem]:
-    """The SMT-LIB scripts of every non-trivial side condition, one per part of its goal
-    (`goal_parts`: it is valid iff every part is), or the Problem that prevents them."""
+    """The SMT-LIB scripts of every non-trivial side condition, one per non-trivial part of
+    its goal (`goal_parts`: it is valid iff every part is), or the Problem that prevents them."""
     out: list[list[str] | Problem] = []
     for s in result.sides:
         if s.trivial:
@@ -188,7 +188,9 @@ def scripts(result: CheckResult, info: KernelInfo, zs: set[str]) -> list[list[st
         try:
             tr = Translator(info, zs, info.threads, get_env())
             try:
-                out.append([script_text(tr.entailment(s.hyp, g)) for g in goal_parts(s.goal)])
+                # a part that is a conjunct of the hypothesis needs no solver (is_trivial)
+                goals = [g for g in goal_parts(s.goal) if not is_trivial(s.hyp, g)] or [s.goal]
+                out.append([script_text(tr.entailment(s.hyp, g)) for g in goals])
             except Untranslatable:
                 # A part may lack the goal's `\forall x'` that a hypothesis is instantiated
                 # with; the whole goal has it.
@@ -260,7 +262,9 @@ def check_proof(
                 again.append((i, k, text, order[1:]))
         queue = again
     for i, got in parts.items():
-        todo[i].result = combined([r for r in got if r is not None])
+        answered = [r for r in got if r is not None]
+        assert len(answered) == len(got), "a part of a side condition was never solved"
+        todo[i].result = combined(answered)
     for s in todo:
         if s.result is None:
             continue
