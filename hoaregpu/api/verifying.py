@@ -23,6 +23,7 @@ from typing import Any
 from .. import driver
 from ..driver import PreparedKernel, PreparedVc, RunResult
 from ..errors import ConfigError, SpecError, SpecWarning
+from ..filecache import FileCache, options_fingerprint
 from ..launch import Launch, parse_dims
 from ..limits import DEFAULT_UNROLL
 from ..report import counterexample, render_json
@@ -192,9 +193,29 @@ def verify(
         clang=ClangOptions(tuple(defines), tuple(include_dirs)),
         check_races=check_races,
     )
-    prepared, errors = driver.prepare(names, options.threads, options.unroll, options.clang, check_races)
+    files = list(dict.fromkeys(driver.spec_files(names)))  # a file named twice is verified once
+    file_cache = _file_cache(options, replay) if cache else None
+    cached = {f: hit for f in files if file_cache is not None and (hit := file_cache.get(f)) is not None}
+    prepared: list[PreparedKernel] = []
+    errors: list[SpecError] = []
+    complete: set[str] = set()  # prepared without an input error: their results may be stored
+    for f in files:
+        if f not in cached:
+            made, file_errors = driver.prepare(
+                [f], options.threads, options.unroll, options.clang, check_races
+            )
+            prepared += made
+            errors += file_errors
+            complete |= set() if file_errors else {f}
     if on_prepared is not None:
-        on_prepared(prepared)
+        fresh = {f: [k for k in prepared if k.path == f] for f in files}
+        on_prepared(
+            [k for f in files for k in ([c.prepared for c in cached[f]] if f in cached else fresh[f])]
+        )
+    if on_vc is not None:
+        for c in (c for hits in cached.values() for c in hits):
+            for r in c.results:
+                on_vc(c.prepared, r.vc, r.result)
     run_on = make_executor(executor, options.jobs, scheduler) if isinstance(executor, str) else executor
     try:
         solved = driver.solve(prepared, replace(options, executor=run_on), on_vc=on_vc)
@@ -205,7 +226,22 @@ def verify(
         from ..interp.replay_cex import replay_results
 
         solved = replay_results(solved)
-    return from_run(RunResult(tuple(solved), tuple(errors)))
+    by_file = {f: [k for k in solved if k.prepared.path == f] for f in files}
+    if file_cache is not None:
+        from ..frontend import included_files
+
+        for f in files:
+            if f in complete:
+                file_cache.put(f, by_file[f], included_files(f))
+    kernels = [k for f in files for k in (cached[f] if f in cached else by_file[f])]
+    return from_run(RunResult(tuple(kernels), tuple(errors)))
+
+
+def _file_cache(options: driver.VerifyOptions, replay: bool) -> FileCache | None:
+    """The whole-file cache for these options (None when a solver cannot run here: the run
+    then goes the long way and reports why)."""
+    fingerprint = options_fingerprint(options, replay)
+    return FileCache(fingerprint) if fingerprint is not None else None
 
 
 def from_run(run: RunResult) -> Verification:

@@ -97,7 +97,7 @@ if TYPE_CHECKING:
 
 def run(args: argparse.Namespace) -> int:
     # the pipeline is imported here, not at the top: `hoaregpu --help` must start fast
-    from .. import api
+    from ..api.verifying import verify
     from ..driver import dump_smt
     from ..pretty import show_kernel
     from ..report import expectation_report, invariant_lines, render_json, render_text
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         if args.dump_smt:
             dump_smt(prepared, args.dump_smt)
 
-    verification = api.verify(
+    verification = verify(
         args.paths,
         **solver_arguments(args),
         fixed=launch_of(args, args.threads),

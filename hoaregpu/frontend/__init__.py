@@ -20,7 +20,14 @@ from .annotations import define_table, read_annotations
 from .clang import ClangOptions
 from .translate import Translator
 
-__all__ = ["ClangOptions", "parse_file", "parse_text"]
+__all__ = ["ClangOptions", "included_files", "parse_file", "parse_text"]
+
+_INCLUDED: dict[str, tuple[str, ...]] = {}
+
+
+def included_files(path: str) -> tuple[str, ...]:
+    """The files the last parse of `path` included (`clang.included_files`)."""
+    return _INCLUDED.get(path, ())
 
 
 def parse_file(path: str, options: ClangOptions | None = None) -> SpecFile:
@@ -44,6 +51,7 @@ def parse_text(text: str, path: str = "<string>", options: ClangOptions | None =
         tu = clang.parse_translation_unit(clang_path, text, options or ClangOptions())
     except SpecError as exc:
         raise _renamed(exc, clang_path, path) from None
+    _INCLUDED[path] = clang.included_files(tu)
     try:
         with deep_recursion():  # Clang's AST is walked recursively (a long sum is deep)
             chars = clang.CharOffsets(text)

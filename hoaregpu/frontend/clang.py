@@ -123,6 +123,14 @@ def parse_translation_unit(path: str, text: str, options: ClangOptions) -> Any:
     return tu
 
 
+def included_files(tu: Any) -> tuple[str, ...]:
+    """The files `tu` included (absolute paths), hoaregpu's own preludes and stand-ins left out
+    (they are part of hoaregpu: `filecache` hashes them with the package)."""
+    own = INCLUDE_DIR + os.sep
+    names = {os.path.abspath(inc.include.name) for inc in tu.get_includes()}
+    return tuple(sorted(n for n in names if not n.startswith(own)))
+
+
 def clang_error(path: str, diag: Any, count: int, chars: CharOffsets) -> SpecError:
     loc = diag.location
     file = loc.file.name if loc.file is not None else path
