@@ -20,7 +20,9 @@ A file with an input error, or with a solver error in any VC, is not stored: the
 tries again. Results read back are marked `cached`. An entry that cannot be read, or is not
 what it should be, is a miss, never fatal.
 
-Entries are pickles under `<cache dir>/files/`: the cache directory must not be writable by
+Entries keep what reports show, not the SMT text: a run that asks for the prepared kernels
+(`--dump-smt`, `--show-core`, `--show-invariants`; the API's `on_prepared`) does not read
+them. Entries are pickles under `<cache dir>/files/`: the cache directory must not be writable by
 anyone you would not let run code as you (as with any build cache).
 """
 
@@ -38,12 +40,12 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .prepared import KernelResult, VcResult
-from .solvers.cache import default_dir
-from .solvers.outcome import Outcome
+from .prepared import KernelResult, PreparedVc
+from .solvers.cache import UNDECIDED, default_dir, undecided_note
+from .solvers.outcome import Outcome, SolverResult
 
 if TYPE_CHECKING:
-    from .driver import VerifyOptions
+    from .prepared import VerifyOptions
 
 FORMAT = 1
 _PACKAGE = Path(__file__).resolve().parent
@@ -91,30 +93,47 @@ class _Entry:
 
 
 def _slim(k: KernelResult) -> KernelResult:
-    """The counterexample queries are needed only to show refutations: dropped elsewhere (they
-    are most of an entry's size and load time)."""
-    slimmed: dict[int, VcResult] = {}
-    for r in k.results:
-        if r.result.outcome is not Outcome.REFUTED:
-            slimmed[id(r.vc)] = replace(r, vc=replace(r.vc, queries=()))
-    results = tuple(slimmed.get(id(r.vc), r) for r in k.results)
-    by_vc = {id(r.vc): s.vc for r, s in zip(k.results, results, strict=True)}
-    vcs = tuple(by_vc.get(id(vc), vc) for vc in k.prepared.vcs)
-    return replace(k, prepared=replace(k.prepared, vcs=vcs), results=results)
+    """What reports need: no SMT text (`verify` does not read this cache when the prepared
+    kernels are asked for: `--dump-smt`, `--show-core`), and the queries of refuted VCs only,
+    without their terms (the formulas of a kernel belong to the run that made them). Queries
+    were most of an entry's objects and of a warm run's time."""
+    refuted = {id(r.vc) for r in k.results if r.result.outcome is Outcome.REFUTED}
+    slim: dict[int, PreparedVc] = {}
+
+    def slimmed(vc: PreparedVc) -> PreparedVc:
+        if id(vc) not in slim:
+            shown = vc.queries if id(vc) in refuted else ()  # a counterexample's, else none
+            queries = tuple(replace(q, term=None) for q in shown)
+            slim[id(vc)] = replace(vc, body="", prefix="", prefix_end=0, alternatives=(), queries=queries)
+        return slim[id(vc)]
+
+    prepared = replace(
+        k.prepared, vcs=tuple(map(slimmed, k.prepared.vcs)), smt_prefix="", precondition_script=None
+    )
+    return replace(k, prepared=prepared, results=tuple(replace(r, vc=slimmed(r.vc)) for r in k.results))
 
 
-def _as_cached(k: KernelResult) -> KernelResult:
-    results = tuple(replace(r, result=replace(r.result, cached=True, seconds=0.0)) for r in k.results)
+def _as_cached(k: KernelResult, timeout: float) -> KernelResult:
+    """Marked as the solver cache marks what it gives back (an undecided answer with a note)."""
+
+    def cached(r: SolverResult) -> SolverResult:
+        message = r.message
+        if r.outcome in UNDECIDED and not r.cached:
+            message += undecided_note(timeout)
+        return replace(r, cached=True, seconds=0.0, message=message)
+
+    results = tuple(replace(r, result=cached(r.result)) for r in k.results)
     pre = k.precondition
-    return replace(k, results=results, precondition=replace(pre, cached=True, seconds=0.0) if pre else None)
+    return replace(k, results=results, precondition=cached(pre) if pre is not None else None)
 
 
 class FileCache:
     """Whole files' results under `<directory>/files/`, for one set of options."""
 
-    def __init__(self, options_fingerprint: str, directory: Path | str | None = None) -> None:
+    def __init__(self, options_fingerprint: str, timeout: float, directory: Path | str | None = None) -> None:
         self.directory = (Path(directory) if directory is not None else default_dir()) / "files"
         self.options = options_fingerprint
+        self.timeout = timeout  # the budget of every undecided answer stored under these options
         self.hits = 0
         self.stores = 0
 
@@ -144,7 +163,7 @@ class FileCache:
         if not all(isinstance(k, KernelResult) and k.prepared.path == path for k in entry.kernels):
             return None
         self.hits += 1
-        return tuple(_as_cached(k) for k in entry.kernels)
+        return tuple(_as_cached(k, self.timeout) for k in entry.kernels)
 
     def put(self, path: str, kernels: Sequence[KernelResult], dependencies: Sequence[str]) -> None:
         """Store a file's results, unless some answer is a solver error (tried again next time)."""
@@ -184,14 +203,10 @@ def options_fingerprint(options: VerifyOptions, replay: bool) -> str | None:
 
     solvers = []
     for name in sorted(set(members(options.solver))):
-        backend = get_backend(name)
-        if backend.unavailable() is not None:
+        fingerprint = get_backend(name).fingerprint()
+        if fingerprint is None:
             return None
-        try:
-            version = backend.version() or ""
-        except Exception:
-            version = ""
-        solvers.append(f"{backend.identity()}@{version}")
+        solvers.append(fingerprint)
     fields = [
         options.solver,
         *solvers,

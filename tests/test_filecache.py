@@ -112,7 +112,7 @@ def test_input_errors_and_solver_errors_are_not_stored(tmp_path: Path, counted_p
     kernels = verify(str(spec), jobs=1, cache=False).raw.kernels
     error = [replace(r, result=replace(r.result, outcome=Outcome.ERROR)) for r in kernels[0].results]
     broken = [replace(kernels[0], results=tuple(error))]
-    files = filecache.FileCache("options")
+    files = filecache.FileCache("options", 10.0)
     files.put(str(spec), broken, ())
     assert files.stores == 0 and files.get(str(spec)) is None
     files.put(str(spec), kernels, ())

@@ -12,12 +12,12 @@ import ctypes
 import os
 from typing import Any
 
+from ..clang_options import ClangOptions
 from ..errors import Span, SpecError, register_source
 from ..parser.context import ParseContext, deep_recursion
 from ..syntax import Define, SpecFile
 from . import clang
 from .annotations import define_table, read_annotations
-from .clang import ClangOptions
 from .translate import Translator
 
 __all__ = ["ClangOptions", "included_files", "parse_file", "parse_text"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ..clang_options import ClangOptions
 from ..errors import Span, SpecError
 from ..parser.context import LineMap
 
@@ -63,16 +64,10 @@ def is_opencl(path: str) -> bool:
     return path.endswith(".cl")
 
 
-@dataclass(frozen=True)
-class ClangOptions:
-    """Preprocessor options from the command line (`-D NAME=VALUE`, `-I DIR`)."""
-
-    defines: tuple[str, ...] = ()
-    include_dirs: tuple[str, ...] = ()
-
-    def args(self, opencl: bool = False) -> list[str]:
-        base = _OPENCL_ARGS if opencl else _BASE_ARGS
-        return [*base, *(f"-D{d}" for d in self.defines), *(f"-I{d}" for d in self.include_dirs)]
+def clang_args(options: ClangOptions, opencl: bool = False) -> list[str]:
+    """Clang's command line for a spec file: the dialect's and the user's `-D`/`-I`."""
+    base = _OPENCL_ARGS if opencl else _BASE_ARGS
+    return [*base, *(f"-D{d}" for d in options.defines), *(f"-I{d}" for d in options.include_dirs)]
 
 
 @cache
@@ -114,7 +109,9 @@ def parse_translation_unit(path: str, text: str, options: ClangOptions) -> Any:
     flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     unsaved = [(path, text)]
     try:
-        tu = _index().parse(path, args=options.args(is_opencl(path)), unsaved_files=unsaved, options=flags)
+        tu = _index().parse(
+            path, args=clang_args(options, is_opencl(path)), unsaved_files=unsaved, options=flags
+        )
     except ci.TranslationUnitLoadError as exc:  # pragma: no cover - libclang itself failed
         raise SpecError(f"clang could not parse the file ({exc})", Span(path, 1, 1)) from None
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
