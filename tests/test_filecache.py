@@ -131,3 +131,20 @@ def test_an_unreadable_entry_is_a_miss(tmp_path: Path, counted_prepare: list[str
     assert len(counted_prepare) == 3
     assert verify(str(spec), jobs=1).verified  # the last run stored a good entry again
     assert len(counted_prepare) == 3
+
+
+def test_asking_for_the_prepared_kernels_prepares_them(tmp_path: Path, counted_prepare: list[str]) -> None:
+    """The cache keeps no SMT text: `--dump-smt` after a warm run still writes whole scripts."""
+    from hoaregpu.cli import main
+
+    spec = _spec(tmp_path)
+    verify(str(spec), jobs=1)
+    seen: list[str] = []
+    verify(
+        str(spec), jobs=1, on_prepared=lambda kernels: seen.extend(vc.script for k in kernels for vc in k.vcs)
+    )
+    assert len(counted_prepare) == 2 and seen and all("(check-sat)" in text for text in seen)
+    dump = tmp_path / "smt"
+    assert main(["verify", str(spec), "--jobs", "1", "--dump-smt", str(dump)]) == 0
+    scripts = list(dump.rglob("*.smt2"))
+    assert scripts and all("(check-sat)" in p.read_text() for p in scripts)
