@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from pysmt.environment import Environment, get_env, pop_env, push_env
@@ -22,60 +22,25 @@ from .deep import deep
 from .errors import ConfigError, HoareGpuError, Span, SpecError
 from .frontend import ClangOptions, parse_file
 from .grid import with_contract
+from .inputs import spec_files
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
 from .loop_inference import inferred, with_candidates
 from .lower import lower_file
-from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcResult
+from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcResult, VerifyOptions
 from .race_invariants import survivors
 from .races import Site, is_race_vc, race_kernel
 from .smt.script import KernelScript
 from .smt.smtlib import script_text
 from .smt.speed import install as install_direct_walks
 from .smt.thread_encoding import ThreadEncoder, choose
-from .solvers import Outcome, SolverOptions, SolverResult, SolveTask
+from .solvers import Outcome, SolverResult, SolveTask
 from .solvers.cache import ResultCache
-from .solvers.executor import Executor, LocalExecutor
+from .solvers.executor import LocalExecutor
 from .transform import make_monotonic
 from .unroll import unroll
 from .vc.generate import generate, precondition
 from .vc.kinds import Origin, VcKind
-
-
-@dataclass(frozen=True)
-class VerifyOptions:
-    solver: str = "z3"
-    solver_options: SolverOptions = field(default_factory=SolverOptions)
-    threads: int | Launch | None = None
-    jobs: int = 1
-    cache: bool = False  # look up / store definitive answers in the result cache (CLI: on)
-    confirm: bool = False  # a VC is proved only by two solver families (`solvers.portfolio`)
-    unroll: int = DEFAULT_UNROLL  # iterations up to which a loop without invariant is unrolled
-    clang: ClangOptions = field(default_factory=ClangOptions)  # `-D`, `-I`
-    check_races: bool = True  # race VCs (hoaregpu.races); off (`--assume-race-free`): assumed
-    executor: Executor | None = None  # where solver tasks run (None: `jobs` local workers)
-
-    def __post_init__(self) -> None:
-        if self.unroll < 0:
-            raise ConfigError(f"--unroll must be at least 0, not {self.unroll}")
-        if isinstance(self.threads, int) and self.threads < 1:
-            raise ConfigError(f"--threads must be at least 1, not {self.threads}")
-        if self.jobs < 1:
-            raise ConfigError(f"--jobs must be at least 1, not {self.jobs}")
-
-
-def spec_files(paths: Sequence[str]) -> list[str]:
-    """The `.cu` and `.cl` files named, or found (sorted) under the folders named."""
-    out: list[str] = []
-    for p in paths:
-        path = Path(p)
-        if path.is_dir():
-            out.extend(str(f) for f in sorted([*path.rglob("*.cu"), *path.rglob("*.cl")]))
-        elif path.is_file():
-            out.append(str(path))
-        else:
-            raise ConfigError(f"no such file or folder: {p}")
-    return out
 
 
 @contextmanager
@@ -143,7 +108,7 @@ def prepare_kernel(
             for vc in generate(source, env, n):
                 if keep is not None and not keep(vc.origin):
                     continue
-                queries = [q.term for q in vc.queries]
+                queries = [q.smt for q in vc.queries]
                 text = script.vc(vc.hyps, encoded(vc.obligation), queries)
                 alts: tuple[str, ...] = ()
                 names: tuple[str, ...] = ()

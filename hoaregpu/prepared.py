@@ -1,4 +1,4 @@
-"""What the pipeline's stages hand each other: prepared VCs and kernels (SMT-LIB text,
+"""What the pipeline's stages hand each other: a run's options, prepared VCs and kernels (SMT-LIB text,
 queries), the solvers' results per VC and kernel, and the verdict of replaying a
 counterexample. Both `driver` and `interp.replay_cex` import these types from here, so
 neither imports the other to name them (the replay is run by the driver, lazily).
@@ -11,13 +11,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import core
-from .errors import Span, SpecError
+from .clang_options import ClangOptions
+from .errors import ConfigError, Span, SpecError
 from .launch import Launch
+from .limits import DEFAULT_UNROLL
 from .races import Site
+from .solvers.executor import Executor
+from .solvers.options import SolverOptions
 from .solvers.outcome import Outcome, SolverResult
 from .unroll import MissingInvariant
-from .vc.generate import Query
 from .vc.kinds import Origin
+from .vc.queries import Query
 
 if TYPE_CHECKING:
     from .interp.results import RunResult as Run
@@ -143,3 +147,25 @@ class ReplayVerdict:
         if self.inputs is not None:
             out["inputs"] = self.inputs
         return out
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    solver: str = "z3"
+    solver_options: SolverOptions = field(default_factory=SolverOptions)
+    threads: int | Launch | None = None
+    jobs: int = 1
+    cache: bool = False  # look up / store definitive answers in the result cache (CLI: on)
+    confirm: bool = False  # a VC is proved only by two solver families (`solvers.portfolio`)
+    unroll: int = DEFAULT_UNROLL  # iterations up to which a loop without invariant is unrolled
+    clang: ClangOptions = field(default_factory=ClangOptions)  # `-D`, `-I`
+    check_races: bool = True  # race VCs (hoaregpu.races); off (`--assume-race-free`): assumed
+    executor: Executor | None = None  # where solver tasks run (None: `jobs` local workers)
+
+    def __post_init__(self) -> None:
+        if self.unroll < 0:
+            raise ConfigError(f"--unroll must be at least 0, not {self.unroll}")
+        if isinstance(self.threads, int) and self.threads < 1:
+            raise ConfigError(f"--threads must be at least 1, not {self.threads}")
+        if self.jobs < 1:
+            raise ConfigError(f"--jobs must be at least 1, not {self.jobs}")

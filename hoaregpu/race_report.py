@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from .errors import Span
 from .races import PREFIX, Site
 from .solvers.outcome import Value
-from .vc.generate import Query
+from .vc.queries import Query
 
 VERBS = {"read": "reads", "write": "writes", "atomic": "updates atomically"}
 PAST = {"read": "read", "write": "wrote", "atomic": "updated atomically"}

@@ -8,18 +8,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import core
-from .driver import KernelResult, PreparedKernel, RunResult, VcResult
 from .expectations import mismatches, read_expectation
 from .grid import ignored_sizes
 from .loop_inference import survivors
+from .prepared import KernelResult, PreparedKernel, RunResult, VcResult
 from .pretty import show_term
 from .race_report import race_note
 from .races import Site
 from .solvers import Outcome
 from .solvers.outcome import Value
 from .unroll import MissingInvariant
-from .vc.generate import Query
 from .vc.kinds import VcKind
+from .vc.queries import Query
 
 RACE_BANNER = (
     "hoaregpu: --assume-race-free: results assume the kernels are free of data races "

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .driver import KernelResult, RunResult, VcResult
 from .errors import Span
+from .prepared import KernelResult, RunResult, VcResult
 from .report import counterexample, races_assumed
 from .solvers import Outcome
 from .vc.kinds import MESSAGES

@@ -12,9 +12,45 @@ The command-line subcommands are thin layers over these functions: `verifying` (
 
 from __future__ import annotations
 
-from .execution import Execution, NativeComparison, RunViolation, Testing, run, test
-from .proving import Checking, KernelProof, ProofCheck, ProofProblem, Proving, ReplayChange, check, prove
-from .verifying import Dims, KernelReport, VcReport, Verification, fixed_launch, from_run, verify
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .execution import Execution, NativeComparison, RunViolation, Testing, run, test
+    from .proving import Checking, KernelProof, ProofCheck, ProofProblem, Proving, ReplayChange, check, prove
+    from .verifying import Dims, KernelReport, VcReport, Verification, fixed_launch, from_run, verify
+
+# each name from its module on first use (PEP 562): `hoaregpu verify` loads neither the
+# interpreter nor the proof checker
+_HOME = {
+    **dict.fromkeys(("Execution", "NativeComparison", "RunViolation", "Testing", "run", "test"), "execution"),
+    **dict.fromkeys(
+        (
+            "Checking",
+            "KernelProof",
+            "ProofCheck",
+            "ProofProblem",
+            "Proving",
+            "ReplayChange",
+            "check",
+            "prove",
+        ),
+        "proving",
+    ),
+    **dict.fromkeys(
+        ("Dims", "KernelReport", "VcReport", "Verification", "fixed_launch", "from_run", "verify"),
+        "verifying",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_HOME[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Checking",

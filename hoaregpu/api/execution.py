@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..clang_options import ClangOptions
 from ..core import Kernel
 from ..errors import ConfigError
-from ..frontend.clang import ClangOptions
 from ..interp.results import ASSUMPTION_VIOLATED, FAILED, INADMISSIBLE, OK
 from ..interp.results import RunResult as InterpRun
 from ..interp.results import TestResult as InterpTest

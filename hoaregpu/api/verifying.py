@@ -20,11 +20,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .. import driver
-from ..driver import PreparedKernel, PreparedVc, RunResult
+from ..clang_options import ClangOptions
 from ..errors import ConfigError, SpecError, SpecWarning
+from ..filecache import FileCache, options_fingerprint
+from ..inputs import spec_files
 from ..launch import Launch, parse_dims
 from ..limits import DEFAULT_UNROLL
+from ..prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VerifyOptions
 from ..report import counterexample, render_json
 from ..sarif import render_sarif
 from ..solvers import Outcome
@@ -157,7 +159,8 @@ def verify(
     - `solver_cmd`: SMT-LIB solvers by command, `"mine=/opt/bin/mysolver --smt2"`, as
       `--solver-cmd` (`hoaregpu.toml` is read too);
     - `defines=("N=8",)`, `include_dirs`: the preprocessor's `-D` and `-I`;
-    - `on_prepared`: sees the kernels after lowering and VC generation, before any solver runs;
+    - `on_prepared`: sees the kernels after lowering and VC generation, before any solver runs
+      (the whole-file cache, which keeps no SMT text, is then not read);
     - `check_races`: prove race-freedom too (the default; False is `--assume-race-free`:
       the verdicts then assume it, docs/races.md).
     - `on_vc(kernel, vc, answer)`: progress, called as each VC is answered (completion order);
@@ -165,9 +168,7 @@ def verify(
       `jobs` workers, or the scheduler at `scheduler="tcp://HOST:PORT"`), or an `Executor`
       such as `DaskExecutor(client=...)` (kept open: the caller closes it).
     """
-    from ..frontend.clang import ClangOptions
     from ..solvers.config import register_user_solvers
-    from ..solvers.executor import make_executor
     from ..solvers.portfolio import check_solver, confirm_members
 
     if isinstance(executor, str):
@@ -179,7 +180,7 @@ def verify(
     register_user_solvers(solver_cmd)
     check_solver(solver)  # an unknown name is a ConfigError before any work
     names = [os.fspath(paths)] if isinstance(paths, str | os.PathLike) else [os.fspath(p) for p in paths]
-    options = driver.VerifyOptions(
+    options = VerifyOptions(
         solver=",".join(confirm_members(solver)) if confirm else solver,
         solver_options=SolverOptions(
             timeout=timeout, memory_mb=memory_mb, seed=seed, strategies=strategies, incremental=incremental
@@ -192,7 +193,53 @@ def verify(
         clang=ClangOptions(tuple(defines), tuple(include_dirs)),
         check_races=check_races,
     )
-    prepared, errors = driver.prepare(names, options.threads, options.unroll, options.clang, check_races)
+    files = list(dict.fromkeys(spec_files(names)))  # a file named twice is verified once
+    file_cache = _file_cache(options, replay) if cache else None
+    # the cache keeps no SMT text: whoever wants the prepared kernels gets them made
+    reading = file_cache is not None and on_prepared is None
+    cached = {f: hit for f in files if reading and file_cache and (hit := file_cache.get(f)) is not None}
+    if on_vc is not None:
+        for c in (c for hits in cached.values() for c in hits):
+            for r in c.results:
+                on_vc(c.prepared, r.vc, r.result)
+    todo = [f for f in files if f not in cached]
+    solved, errors, failed = _verify_files(todo, options, on_prepared, on_vc, executor, scheduler, replay)
+    by_file = {f: [k for k in solved if k.prepared.path == f] for f in todo}
+    if file_cache is not None and todo:
+        from ..frontend import included_files
+
+        for f in todo:
+            if f not in failed:
+                file_cache.put(f, by_file[f], included_files(f))
+    kernels = [k for f in files for k in (cached[f] if f in cached else by_file[f])]
+    return from_run(RunResult(tuple(kernels), tuple(errors)))
+
+
+def _verify_files(
+    files: Sequence[str],
+    options: VerifyOptions,
+    on_prepared: Callable[[Sequence[PreparedKernel]], None] | None,
+    on_vc: Callable[[PreparedKernel, PreparedVc, SolverResult], None] | None,
+    executor: str | Executor,
+    scheduler: str | None,
+    replay: bool,
+) -> tuple[list[KernelResult], list[SpecError], set[str]]:
+    """The files not in the file cache, the long way (the pipeline is loaded only for them)."""
+    if not files and on_prepared is None:
+        return [], [], set()
+    from .. import driver
+    from ..solvers.executor import make_executor
+
+    prepared: list[PreparedKernel] = []
+    errors: list[SpecError] = []
+    failed: set[str] = set()  # with an input error (its span may be in a header): not stored
+    for f in files:
+        made, file_errors = driver.prepare(
+            [f], options.threads, options.unroll, options.clang, options.check_races
+        )
+        prepared += made
+        errors += file_errors
+        failed |= {f} if file_errors else set()
     if on_prepared is not None:
         on_prepared(prepared)
     run_on = make_executor(executor, options.jobs, scheduler) if isinstance(executor, str) else executor
@@ -205,7 +252,14 @@ def verify(
         from ..interp.replay_cex import replay_results
 
         solved = replay_results(solved)
-    return from_run(RunResult(tuple(solved), tuple(errors)))
+    return solved, errors, failed
+
+
+def _file_cache(options: VerifyOptions, replay: bool) -> FileCache | None:
+    """The whole-file cache for these options (None when a solver cannot run here: the run
+    then goes the long way and reports why)."""
+    fingerprint = options_fingerprint(options, replay)
+    return FileCache(fingerprint, options.solver_options.timeout) if fingerprint is not None else None
 
 
 def from_run(run: RunResult) -> Verification:

@@ -10,7 +10,7 @@ from ..errors import ConfigError
 from ..limits import DEFAULT_STRATEGIES
 
 if TYPE_CHECKING:  # imported where used: `hoaregpu --help` needs none (issue 14, fast start)
-    from ..frontend.clang import ClangOptions
+    from ..clang_options import ClangOptions
     from ..launch import Launch
     from ..solvers import SolverOptions
 
@@ -180,7 +180,7 @@ def add_preprocessor_options(p: argparse.ArgumentParser) -> None:
 
 
 def clang_options(args: argparse.Namespace) -> ClangOptions:
-    from ..frontend.clang import ClangOptions  # the front end is imported where used
+    from ..clang_options import ClangOptions  # the front end is imported where used
 
     return ClangOptions(tuple(getattr(args, "defines", ())), tuple(getattr(args, "include_dirs", ())))
 

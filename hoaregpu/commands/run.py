@@ -18,8 +18,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:  # the pipeline is imported where used: `hoaregpu --help` must start fast
+    from ..clang_options import ClangOptions
     from ..core import Kernel
-    from ..frontend.clang import ClangOptions
 
 RACE_KINDS = frozenset({"race", "write-conflict"})  # interp.results.RACE, WRITE_CONFLICT
 

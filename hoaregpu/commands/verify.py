@@ -92,13 +92,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 if TYPE_CHECKING:
-    from ..driver import PreparedKernel
+    from ..prepared import PreparedKernel
 
 
 def run(args: argparse.Namespace) -> int:
     # the pipeline is imported here, not at the top: `hoaregpu --help` must start fast
-    from .. import api
-    from ..driver import dump_smt
+    from ..api.verifying import verify
     from ..pretty import show_kernel
     from ..report import expectation_report, invariant_lines, render_json, render_text
     from ..sarif import write_sarif
@@ -111,9 +110,11 @@ def run(args: argparse.Namespace) -> int:
         if args.show_invariants:
             print("\n".join(invariant_lines(prepared)))
         if args.dump_smt:
+            from ..driver import dump_smt
+
             dump_smt(prepared, args.dump_smt)
 
-    verification = api.verify(
+    verification = verify(
         args.paths,
         **solver_arguments(args),
         fixed=launch_of(args, args.threads),
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         cache=not args.no_cache,
         replay=not args.no_replay,
         solver_cmd=args.solver_cmd,
-        on_prepared=show,
+        on_prepared=show if args.show_core or args.show_invariants or args.dump_smt else None,
         check_races=not args.assume_race_free,
         executor=args.executor,
         scheduler=args.scheduler,

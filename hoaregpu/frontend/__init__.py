@@ -12,15 +12,22 @@ import ctypes
 import os
 from typing import Any
 
+from ..clang_options import ClangOptions
 from ..errors import Span, SpecError, register_source
 from ..parser.context import ParseContext, deep_recursion
 from ..syntax import Define, SpecFile
 from . import clang
 from .annotations import define_table, read_annotations
-from .clang import ClangOptions
 from .translate import Translator
 
-__all__ = ["ClangOptions", "parse_file", "parse_text"]
+__all__ = ["ClangOptions", "included_files", "parse_file", "parse_text"]
+
+_INCLUDED: dict[str, tuple[str, ...]] = {}
+
+
+def included_files(path: str) -> tuple[str, ...]:
+    """The files the last parse of `path` included (`clang.included_files`)."""
+    return _INCLUDED.get(path, ())
 
 
 def parse_file(path: str, options: ClangOptions | None = None) -> SpecFile:
@@ -44,6 +51,7 @@ def parse_text(text: str, path: str = "<string>", options: ClangOptions | None =
         tu = clang.parse_translation_unit(clang_path, text, options or ClangOptions())
     except SpecError as exc:
         raise _renamed(exc, clang_path, path) from None
+    _INCLUDED[path] = clang.included_files(tu)
     try:
         with deep_recursion():  # Clang's AST is walked recursively (a long sum is deep)
             chars = clang.CharOffsets(text)

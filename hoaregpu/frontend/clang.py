@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ..clang_options import ClangOptions
 from ..errors import Span, SpecError
 from ..parser.context import LineMap
 
@@ -63,16 +64,10 @@ def is_opencl(path: str) -> bool:
     return path.endswith(".cl")
 
 
-@dataclass(frozen=True)
-class ClangOptions:
-    """Preprocessor options from the command line (`-D NAME=VALUE`, `-I DIR`)."""
-
-    defines: tuple[str, ...] = ()
-    include_dirs: tuple[str, ...] = ()
-
-    def args(self, opencl: bool = False) -> list[str]:
-        base = _OPENCL_ARGS if opencl else _BASE_ARGS
-        return [*base, *(f"-D{d}" for d in self.defines), *(f"-I{d}" for d in self.include_dirs)]
+def clang_args(options: ClangOptions, opencl: bool = False) -> list[str]:
+    """Clang's command line for a spec file: the dialect's and the user's `-D`/`-I`."""
+    base = _OPENCL_ARGS if opencl else _BASE_ARGS
+    return [*base, *(f"-D{d}" for d in options.defines), *(f"-I{d}" for d in options.include_dirs)]
 
 
 @cache
@@ -114,13 +109,23 @@ def parse_translation_unit(path: str, text: str, options: ClangOptions) -> Any:
     flags = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     unsaved = [(path, text)]
     try:
-        tu = _index().parse(path, args=options.args(is_opencl(path)), unsaved_files=unsaved, options=flags)
+        tu = _index().parse(
+            path, args=clang_args(options, is_opencl(path)), unsaved_files=unsaved, options=flags
+        )
     except ci.TranslationUnitLoadError as exc:  # pragma: no cover - libclang itself failed
         raise SpecError(f"clang could not parse the file ({exc})", Span(path, 1, 1)) from None
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     if errors:
         raise clang_error(path, errors[0], len(errors), CharOffsets(text))
     return tu
+
+
+def included_files(tu: Any) -> tuple[str, ...]:
+    """The files `tu` included (absolute paths), hoaregpu's own preludes and stand-ins left out
+    (they are part of hoaregpu: `filecache` hashes them with the package)."""
+    own = INCLUDE_DIR + os.sep
+    names = {os.path.abspath(inc.include.name) for inc in tu.get_includes()}
+    return tuple(sorted(n for n in names if not n.startswith(own)))
 
 
 def clang_error(path: str, diag: Any, count: int, chars: CharOffsets) -> SpecError:

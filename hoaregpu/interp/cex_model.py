@@ -135,9 +135,9 @@ def _query_texts(script: str) -> list[str] | None:
 
 def _is_head(q: Query) -> bool:
     """The thread count, a witness, or a scalar parameter: the numbers a counterexample is about."""
-    if q.term.is_constant() or not q.term.get_type().is_int_type():
+    if q.smt.is_constant() or not q.smt.get_type().is_int_type():
         return False
-    return (q.state is None and (q.term.is_symbol() or q.label == "blockDim.x")) or bool(
+    return (q.state is None and (q.smt.is_symbol() or q.label == "blockDim.x")) or bool(
         q.var and q.state == "initially" and not q.arg_queries
     )
 
@@ -159,7 +159,7 @@ def _bounds(
                 out.append(f"(assert (= {text} {v if v >= 0 else f'(- {-v})'}))")
                 continue
             lo, hi = (1, SMALL_THREADS) if q.label == "blockDim.x" else (-SMALL_SCALAR, SMALL_SCALAR)
-        elif cells and q.var and q.state == "initially" and not q.term.is_constant():
+        elif cells and q.var and q.state == "initially" and not q.smt.is_constant():
             lo, hi = cell_low, SMALL_SCALAR
         else:
             continue

@@ -63,6 +63,17 @@ class Backend(ABC):
         """What tells this backend apart in the result cache (a user command adds its argv)."""
         return self.name
 
+    def fingerprint(self) -> str | None:
+        """What tells this backend's answers apart across runs, the whole-file cache's part of
+        its key (`hoaregpu.filecache`): identity and version; None when it cannot run here."""
+        if self.unavailable() is not None:
+            return None
+        try:
+            version = self.version() or ""
+        except Exception:
+            version = ""
+        return f"{self.identity()}@{version}"
+
     def family(self) -> str:
         """The solver this backend runs, whatever the version or interface (`z3` for z3 and
         z3-bin): `--confirm` needs proofs from two families."""

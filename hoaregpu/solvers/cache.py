@@ -76,6 +76,11 @@ def _covers(stored: Any, asked: SolverOptions) -> bool:
     return bool(asked.timeout <= stored["timeout"] and memory_ok and strategies_ok and same_seed)
 
 
+def undecided_note(timeout: float) -> str:
+    """What a reused undecided answer's message says of it."""
+    return f" (cached from a run with a {timeout:g} s budget; a larger --timeout or --no-cache tries again)"
+
+
 class ResultCache:
     def __init__(self, directory: Path | str | None = None) -> None:
         self.directory = Path(directory) if directory is not None else default_dir()
@@ -139,15 +144,11 @@ class ResultCache:
             return None
         self.hits += 1
         assert isinstance(budget, dict)
-        note = (
-            f" (cached from a run with a {budget['timeout']:g} s budget; "
-            "a larger --timeout or --no-cache tries again)"
-        )
         return SolverResult(
             outcome=outcome,
             solver=doc["solver"],
             seconds=0.0,
-            message=doc["message"] + note,
+            message=doc["message"] + undecided_note(budget["timeout"]),
             version=doc["version"],
             cached=True,
         )

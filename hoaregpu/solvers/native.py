@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from hoaregpu.smt import read_script
 from hoaregpu.solvers.backend import Answer, Backend, memory_message, unknown_answer
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome, Value
@@ -34,8 +33,23 @@ def _memory_error(exc: BaseException) -> bool:
     return isinstance(exc, MemoryError) or "memory" in text or "bad_alloc" in text
 
 
+def _distribution(name: str) -> str | None:
+    """An installed distribution's version, from its metadata (the solver is not loaded)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
 class Z3Backend(Backend):
     name = "z3"
+
+    def fingerprint(self) -> str | None:
+        # without loading z3 (a warm run loads no solver): its wheel's version and pySMT's
+        z3, pysmt = _distribution("z3-solver"), _distribution("pysmt")
+        return f"z3@{z3}+pysmt@{pysmt}" if z3 and pysmt else super().fingerprint()
 
     def family(self) -> str:
         return "z3"
@@ -79,6 +93,8 @@ class Z3Backend(Backend):
         # (a fresh context per configuration left a side condition of `prove` that plain
         # z3 proved in 0.2 s after the macro finder's try undecided for 10 s).
         z3_module._main_ctx = None
+        from hoaregpu.smt import read_script
+
         parsed = read_script(script)  # once: forked configurations inherit the formula
 
         def run(configuration: str, budget: SolverOptions) -> Answer:
@@ -161,6 +177,10 @@ def _z3_value(v: Any) -> Value:
 class Cvc5Backend(Backend):
     name = "cvc5"
 
+    def fingerprint(self) -> str | None:
+        cvc5, pysmt = _distribution("cvc5"), _distribution("pysmt")
+        return f"cvc5@{cvc5}+pysmt@{pysmt}" if cvc5 and pysmt else super().fingerprint()
+
     def family(self) -> str:
         return "cvc"
 
@@ -187,6 +207,8 @@ class Cvc5Backend(Backend):
         from pysmt.solvers.cvcfive import CVC5Solver
 
         env = reset_env()
+        from hoaregpu.smt import read_script
+
         parsed = read_script(script)
         # Built directly: pySMT's factory has no quantified logic it maps to cvc5.
         solver = CVC5Solver(

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..clang_options import ClangOptions
 from ..errors import ConfigError
-from ..frontend.clang import ClangOptions
 from ..launch import Launch, opencl_launch, parse_dims
 
 # GPUVerify's expected outcomes whose failures are tool errors rather than verdicts

@@ -225,7 +225,7 @@ def _queries(
         d = kernel.decl(name)
         if d.kind is core.VarKind.SHARED and d.dim == 0:
             queries.append(Query(enc.symbol(name), d.display_name, "initially", var=name))
-    position = {q.term: i for i, q in enumerate(queries)}
+    position = {q.smt: i for i, q in enumerate(queries)}
     owner = known.owner
     cells = 0
     for sub in _ground_cells(obligation, owner):

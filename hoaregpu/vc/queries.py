@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-
-from pysmt.fnode import FNode
-from pysmt.typing import INT
+from typing import TYPE_CHECKING
 
 from .. import core
 from ..launch import ALL_COORDS
-from ..smt.encode import Encoder
+
+if TYPE_CHECKING:  # only the plan handles terms: a `Query` read back from a cache needs no pySMT
+    from pysmt.fnode import FNode
+
+    from ..smt.encode import Encoder
 
 REPLAY_WINDOW = 24  # literal indices 0..min(this, max(N, 6) + 2) - 1 of every shared array
 MAX_REPLAY_CELLS = 48  # per shared array
@@ -28,13 +30,21 @@ MAX_REPLAY_CELLS = 48  # per shared array
 class Query:
     """A term to evaluate in a counterexample, and how to show it."""
 
-    term: FNode
+    # None in a result read back from the file cache (`filecache`): the kernel's formulas are
+    # gone by then, and showing a counterexample needs only the rest
+    term: FNode | None
     label: str  # "blockDim.x", "tid", "j", "n", or a variable name for a cell
     state: str | None = None  # "initially" / "at the failure" for variables; None for witnesses
     thread_arg: bool = False  # a local: the first argument is the thread
     arg_queries: tuple[int, ...] = ()  # positions (in the VC's queries) of the cell's arguments
     var: str = ""  # the core name of the variable read (cells and scalar parameters)
     replay: bool = False  # only for replaying the counterexample (`interp.replay_cex`): not shown
+
+    @property
+    def smt(self) -> FNode:
+        """The term, while the kernel's VCs are being made."""
+        assert self.term is not None, "a cached query has no term"
+        return self.term
 
 
 class ReplayPlan:
@@ -81,6 +91,7 @@ class ReplayPlan:
 
     def add_to(self, queries: list[Query], position: dict[FNode, int]) -> None:
         """Append this kernel's replay queries to a VC's `queries` (`position`: term → index)."""
+        from pysmt.typing import INT
 
         def add(term: FNode, *rest: object) -> int:
             if term not in position:
@@ -94,9 +105,9 @@ class ReplayPlan:
         for d, term in self.shared_scalars:
             add(term, d.display_name, "initially", False, (), d.name)
         extra = [
-            q.term
+            q.smt
             for q in queries  # witnesses and indices the counterexample mentions
-            if q.state is None and not q.term.is_constant() and q.term.get_type() is INT
+            if q.state is None and not q.smt.is_constant() and q.smt.get_type() is INT
         ]
         known = set(self.symbolic)
         indices = self.indices
