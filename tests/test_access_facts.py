@@ -224,29 +224,13 @@ __global__ void k(int *out) {
 
 
 def test_gpuverify_access_intrinsics_are_translated(tmp_path: Path) -> None:
-    src = """\
-__global__ void k(int *out, int n) {
-    __requires(blockDim.x == 4);
-    __requires(n >= 0);
-    for (int i = threadIdx.x;
-         __invariant(i >= 0),
-         __invariant(__write_implies(out, __write_offset_bytes(out) / sizeof(int) >= 1 &&
-                      (__write_offset_bytes(out) / sizeof(int) - 1) % blockDim.x == threadIdx.x)),
-         __invariant(__no_read(out)),
-         i < n; i += blockDim.x) {
-        out[i + 1] = i;
-    }
-    __assert(__implies(__write(out), __write_implies(out, __write_offset_bytes(out) / sizeof(int) >= 1)));
-    __assert(!__read(out));
-}
-"""
-    path = write(tmp_path, "gv.cu", src)
-    (k,) = load_kernels(path)
+    spec = Path(__file__).resolve().parents[1] / "specs" / "races" / "race_free_gpuverify_write_implies.cu"
+    (k,) = load_kernels(str(spec))
     (loop,) = [s for s in core.statements(k.body) if isinstance(s, core.While)]
     texts = [show_term(f.term) for f in loop.invariants]
     assert texts[1].startswith("\\forall int __cell; \\written(out, __cell) ==> ")
     assert "__cell * 4 / 4 >= 1" in texts[1]
     assert texts[2] == "!\\read(out)"
-    assert all(o is Outcome.PROVED for _, _, o in outcomes(path))
-    wrong = src.replace("- 1) % blockDim.x", ") % blockDim.x")
-    assert ("loop-invariant-preserved", 6) in refuted(outcomes(write(tmp_path, "gv_wrong.cu", wrong)))
+    assert all(o is Outcome.PROVED for _, _, o in outcomes(str(spec)))
+    wrong = spec.read_text().replace("- 1) % blockDim.x", ") % blockDim.x")
+    assert ("loop-invariant-preserved", 8) in refuted(outcomes(write(tmp_path, "gv_wrong.cu", wrong)))

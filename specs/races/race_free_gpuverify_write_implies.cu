@@ -1,5 +1,5 @@
 // expect: verified
-// GPUVerify's dialect: __write_implies(p, e) with __write_offset_bytes(p) (the byte offset of the recorded write) is the access fact \forall int k; \written(p, k) ==> e[k * sizeof(int)], proved as a loop invariant; __no_read(p) is !\read(p).
+// GPUVerify's dialect: __write_implies(p, e) with __write_offset_bytes(p) (the byte offset of the recorded write) is the access fact \forall int k; \written(p, k) ==> e[k * sizeof(int)], proved as a loop invariant; __no_read(p) is !\read(p), __write(p) is \written(p).
 __global__ void shifted_stride(int *out, int n) {
     __requires(blockDim.x == 4);
     __requires(n >= 0);
@@ -11,4 +11,6 @@ __global__ void shifted_stride(int *out, int n) {
          i < n; i += blockDim.x) {
         out[i + 1] = i;
     }
+    __assert(__implies(__write(out), __write_implies(out, __write_offset_bytes(out) / sizeof(int) >= 1)));
+    __assert(!__read(out));
 }
