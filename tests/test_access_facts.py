@@ -234,3 +234,27 @@ def test_gpuverify_access_intrinsics_are_translated(tmp_path: Path) -> None:
     assert all(o is Outcome.PROVED for _, _, o in outcomes(str(spec)))
     wrong = spec.read_text().replace("- 1) % blockDim.x", ") % blockDim.x")
     assert ("loop-invariant-preserved", 8) in refuted(outcomes(write(tmp_path, "gv_wrong.cu", wrong)))
+
+
+def test_shared_arrays_of_two_dimensions_in_several_blocks_and_ensures(tmp_path: Path) -> None:
+    # a __shared__ array's cells carry the block (as the logs do): the facts name its own indices
+    src = """\
+/*@ requires blockDim.x == 4;
+    requires gridDim.x == 2;
+    ensures \\forall int c; \\written(out, c) ==> c == blockIdx.x * 4 + threadIdx.x;
+*/
+__global__ void k(int *out) {
+    __shared__ int s[4][2];
+    s[threadIdx.x][1] = 1;
+    //@ assert \\forall int i, j; \\written(s, i, j) ==> i == threadIdx.x && j == 1;
+    __syncthreads();
+    out[blockIdx.x * 4 + threadIdx.x] = s[(threadIdx.x + 1) % 4][1];
+    //@ assert \\forall int i, j; \\read(s, i, j) ==> j == 1;
+}
+"""
+    found = outcomes(write(tmp_path, "s2.cu", src))
+    assert ("postcondition", 3, Outcome.PROVED) in found
+    assert found and all(o is Outcome.PROVED for _, _, o in found)
+    wrong = src.replace("i == threadIdx.x && j == 1;", "j == 0;").replace("+ threadIdx.x;", "+ 1;")
+    found = outcomes(write(tmp_path, "s2_wrong.cu", wrong))
+    assert refuted(found) == {("postcondition", 3), ("assertion", 8)}
