@@ -127,7 +127,7 @@ def prepare_kernel(
     sources: list[tuple[core.Kernel, Callable[[Origin], bool] | None]] = [(plain, None)]
     keep_race = race_vcs(kernel, check_races)
     if keep_race is not None:
-        checked, sites = race_kernel(kernel, n)
+        checked, sites = race_kernel(kernel, n, check_races)
         log_invariants = survivors(checked)
         sources.append((checked, keep_race))
     vcs: list[PreparedVc] = []

@@ -380,7 +380,9 @@ def memory_writes(kernel: core.Kernel) -> tuple[set[str], set[str]]:
     return written & memory, atomic & memory
 
 
-def race_kernel(kernel: core.Kernel, launch: Launch) -> tuple[core.Kernel, dict[int, Site]]:
+def race_kernel(
+    kernel: core.Kernel, launch: Launch, check_races: bool = True
+) -> tuple[core.Kernel, dict[int, Site]]:
     """The kernel whose VCs `race_vcs` selects: `instrument`ed, with the inferred loop
     invariants about the logs that are proved (hoaregpu.race_invariants), its access facts
     read as the logs (hoaregpu.access_facts), without the `ensures` that state none.
@@ -388,15 +390,36 @@ def race_kernel(kernel: core.Kernel, launch: Launch) -> tuple[core.Kernel, dict[
     Its other VCs (the user's asserts, loop invariants, barriers) are the kernel's own, proved
     without the ghost code; here they are hypotheses of the race VCs. That is sound: ghost
     code changes no program variable, and the user's loop invariants are inductive without
-    the inferred ones, which are proved inductive assuming both (so together they are)."""
+    the inferred ones, which are proved inductive assuming both (so together they are).
+
+    A race check is an assert: the VC generator assumes it after proving it, and the later
+    VCs (access facts, inferred invariants) may rest on it. With `check_races` off
+    (`--assume-race-free`) the checks are not proved, so they are left out altogether (the
+    logs stay): an unproved "no conflict here" would prune the paths where another thread
+    recorded its access, and a false access fact would verify."""
     from .race_invariants import houdini
 
     facts = access_facts.spans(kernel)
     checked, sites, candidates = _instrument(kernel)
+    if not check_races:
+        checked = replace(checked, body=_without_checks(checked.body))
     # the `ensures` with access facts are proved here (`race_vcs`), the others in the kernel
     ensures = tuple(f for f in checked.ensures if (f.span.path, f.span.line, f.span.col) in facts)
     checked = replace(checked, ensures=ensures)
     return (houdini(checked, launch, candidates) if candidates else checked), sites
+
+
+def _without_checks(stmt: core.Stmt) -> core.Stmt:
+    """`stmt` with its race checks (asserts of kind `data-race`) skipped."""
+    if isinstance(stmt, core.Assert) and stmt.check is core.CheckKind.DATA_RACE:
+        return core.Skip(stmt.span)
+    if isinstance(stmt, core.Seq):
+        return replace(stmt, stmts=tuple(_without_checks(s) for s in stmt.stmts))
+    if isinstance(stmt, core.If):
+        return replace(stmt, then=_without_checks(stmt.then), orelse=_without_checks(stmt.orelse))
+    if isinstance(stmt, core.While):
+        return replace(stmt, body=_without_checks(stmt.body))
+    return stmt
 
 
 def is_race_vc(origin: Origin) -> bool:
@@ -410,8 +433,9 @@ def is_race_vc(origin: Origin) -> bool:
 def race_vcs(kernel: core.Kernel, check_races: bool) -> Callable[[Origin], bool] | None:
     """Which VCs of `race_kernel(kernel)` are proved (None: no race kernel is needed): those
     of `is_race_vc` and of the clauses with access facts (hoaregpu.access_facts), which
-    only the race kernel can read; with `check_races` off (`--assume-race-free`) all but the
-    race checks, when the kernel states access facts (they are never left unproved)."""
+    only the race kernel can read; with `check_races` off (`--assume-race-free`) those of the
+    clauses with access facts and of the inferred invariants, when the kernel states access
+    facts (they are never left unproved; that race kernel has no race checks, `race_kernel`)."""
     from .race_invariants import is_candidate
 
     facts = access_facts.spans(kernel)

@@ -68,8 +68,10 @@ def write(tmp_path: Path, name: str, text: str) -> str:
     return str(path)
 
 
-def outcomes(path: str, check: bool = True) -> list[tuple[str, int, Outcome]]:
-    options = VerifyOptions(solver_options=SolverOptions(timeout=20.0), jobs=2, check_races=check)
+def outcomes(path: str, check: bool = True, threads: int | None = None) -> list[tuple[str, int, Outcome]]:
+    options = VerifyOptions(
+        solver_options=SolverOptions(timeout=20.0), jobs=2, check_races=check, threads=threads
+    )
     run = verify([path], options)
     assert not run.errors, [e.render() for e in run.errors]
     return [
@@ -183,6 +185,56 @@ def test_also_proved_when_races_are_assumed_away(tmp_path: Path) -> None:
     found = outcomes(write(tmp_path, "sliding.cu", SLIDING), check=False)
     assert refuted(found) == {("loop-invariant-preserved", 6)}
     assert not any(kind == "data-race" for kind, _, _ in found)
+
+
+# racy kernels whose facts are false: under --assume-race-free the race checks are not
+# proved, so they must not be assumed either (they would prune the paths where another
+# thread recorded its access, and these facts would verify)
+UNPROVED_CHECKS = {
+    "shared": """\
+__global__ void k(int *out, int x) {
+    __shared__ int s[32];
+    s[threadIdx.x] = x;
+    if (threadIdx.x == 0) { s[0] = s[0] + s[1]; }
+    //@ assert threadIdx.x == 1 ==> !\\written(s);
+}
+""",
+    "every_thread_writes": """\
+__global__ void k(int *a) {
+    a[0] = threadIdx.x;
+    //@ assert !\\written(a);
+}
+""",
+    "read_then_written": """\
+__global__ void k(int *a) {
+    int x = a[0];
+    if (threadIdx.x == 0) { a[0] = x; }
+    //@ assert threadIdx.x != 0 ==> !\\read(a);
+}
+""",
+}
+
+
+@pytest.mark.parametrize("threads", [2, 8, None])
+@pytest.mark.parametrize("name", sorted(UNPROVED_CHECKS))
+def test_unproved_race_checks_are_not_assumed(tmp_path: Path, name: str, threads: int | None) -> None:
+    path = write(tmp_path, f"{name}.cu", UNPROVED_CHECKS[name])
+    line = 1 + UNPROVED_CHECKS[name].splitlines().index(
+        next(x for x in UNPROVED_CHECKS[name].splitlines() if "//@" in x)
+    )
+    found = outcomes(path, check=False, threads=threads)
+    assert refuted(found) == {("assertion", line)}
+    assert not any(kind == "data-race" for kind, _, _ in found)
+    # the race kernel under --assume-race-free has the logs but no race check
+    (k,) = load_kernels(path)
+    checked, _ = race_kernel(k, Launch.of_threads(threads or 4), check_races=False)
+    asserts = [s for s in core.statements(checked.body) if isinstance(s, core.Assert)]
+    assert asserts and all(s.check is not core.CheckKind.DATA_RACE for s in asserts)
+    assert any(
+        isinstance(s, core.Assign) and s.target.startswith("hg.race.") for s in core.statements(checked.body)
+    )
+    # with race checking on, a check is proved before it is assumed: the race is found
+    assert any(kind == "data-race" for kind, _ in refuted(outcomes(path, threads=threads)))
 
 
 def test_asserts_about_this_interval(tmp_path: Path) -> None:
