@@ -55,6 +55,8 @@ class _Lowerer(EvaluationChecks):
     scopes: list[dict[str, str]] = field(default_factory=list)
     info: dict[str, VarInfo] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
+    # the scalar parameters that are memory (`__device__` variables): access facts may name them
+    memory_scalars: set[str] = field(default_factory=set)
 
     # -- scopes and declarations -------------------------------------------------
 
@@ -166,8 +168,23 @@ class _Lowerer(EvaluationChecks):
                 span,
                 "only memory (pointer parameters, __shared__ and __device__ variables) can race",
             )
+        if decl.role is core.VarRole.SCALAR_PARAM and name not in self.memory_scalars:
+            raise SpecError(
+                f"'{target.name}' is a scalar parameter: '{what}' speaks of memory accesses",
+                span,
+                "only memory (pointer parameters, __shared__ and __device__ variables) can race",
+            )
         if not t.any_cell and len(target.indices) != decl.dim:
             raise SpecError(_dim_message(target.name, decl.dim, len(target.indices)), span)
+        for index in target.indices:
+            inner = next((s for s in subterms(index) if isinstance(s, Access)), None)
+            if inner is not None:
+                raise SpecError(
+                    f"access fact '{inner.kind.value}' in an index of '{what}'",
+                    _span(inner, self.path),
+                    "an index is a number: state the facts side by side"
+                    f" ('{inner.kind.value}(a) && {what}(b, i)')",
+                )
         indices = tuple(self.term(i, bound) for i in target.indices)
         return Access(t.kind, Var(name, indices, target.span), t.any_cell, t.span)
 
@@ -393,6 +410,8 @@ def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
             else:
                 kind, role = core.VarKind.SHARED, core.VarRole.SCALAR_PARAM
             params.append(lw.declare(p.name, kind, p.dims, role, p.type, p.span))
+            if p.global_var:
+                lw.memory_scalars.add(params[-1])
             lw.info[params[-1]].extents = p.extents
         requires = tuple(lw.formula(c) for c in k.requires)
         for stmt in k.body.stmts:  # C: the parameters and the outermost block share one scope

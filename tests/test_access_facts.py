@@ -116,6 +116,22 @@ def test_the_terms_and_their_lowering(tmp_path: Path) -> None:
         ("assert \\written(t, 0);", "'t' is a thread's own variable", "\\"),
         ("assert \\read(nope);", "unknown array 'nope' in '\\read'", "\\"),
         ("assert \\written;", "expected '(' after the access fact", ";"),
+        # a fact is no number: not an index of another (it used to crash the encoder)
+        (
+            "assert \\written(out, \\written(out)) || 1;",
+            "access fact '\\written' in an index of '\\written'",
+            "\\written(out))",
+        ),
+        (
+            "assert \\read(out, \\read(out)) || 1;",
+            "access fact '\\read' in an index of '\\read'",
+            "\\read(out))",
+        ),
+        (
+            "assert \\forall int c; \\read(out, c + \\written(out, c)) ==> 1;",
+            "access fact '\\written' in an index of '\\read'",
+            "\\written",
+        ),
     ],
 )
 def test_misuse_is_a_spec_error_with_a_position(
@@ -126,6 +142,39 @@ def test_misuse_is_a_spec_error_with_a_position(
         load_kernels(write(tmp_path, "bad.cu", f"__global__ void k(int *out) {{\n{body}}}\n"))
     assert message in exc.value.message
     assert (exc.value.span.line, exc.value.span.col) == (4, 9 + annotation.index(at))
+
+
+def test_not_of_a_scalar_parameter(tmp_path: Path) -> None:
+    # a scalar parameter is a value, not memory (as an assigned one, a thread's own copy, is)
+    src = (
+        "__global__ void k(int *out, int n) {\n    out[threadIdx.x] = n;\n    //@ assert !\\written(n);\n}\n"
+    )
+    with pytest.raises(SpecError, match=r"'n' is a scalar parameter: '\\written' speaks of memory") as exc:
+        load_kernels(write(tmp_path, "scalar.cu", src))
+    assert (exc.value.span.line, exc.value.span.col) == (3, 17)
+    # a __device__ variable is memory, scalar or not
+    dev = "__device__ int g;\n" + src.replace("int n)", "int m)").replace("= n;", "= m; g = 1;").replace(
+        "(n)", "(g)"
+    )
+    assert load_kernels(write(tmp_path, "device_var.cu", dev))
+
+
+def test_a_pointer_variable_with_no_cell(tmp_path: Path) -> None:
+    src = """\
+__global__ void k(int *a) {
+    int *p = a + 1;
+    p[threadIdx.x] = 1;
+    //@ assert \\forall int c; \\written(p, c) ==> c == threadIdx.x;
+    //@ assert \\written(p) ==> 1;
+}
+"""
+    with pytest.raises(SpecError, match=r"pointer 'p' in '\\written\(\.\.\.\)'") as exc:
+        load_kernels(write(tmp_path, "p.cu", src))
+    assert (exc.value.span.line, exc.value.span.col) == (5, 16)
+    assert exc.value.hint is not None and "'\\written(p, i)'" in exc.value.hint
+    # with a cell it is p's cell: the first assert holds
+    found = outcomes(write(tmp_path, "p_cell.cu", src.replace("    //@ assert \\written(p) ==> 1;\n", "")))
+    assert found and all(o is Outcome.PROVED for _, _, o in found)
 
 
 def test_not_in_requires(tmp_path: Path) -> None:
