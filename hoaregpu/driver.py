@@ -17,7 +17,7 @@ from pathlib import Path
 from pysmt.environment import Environment, get_env, pop_env, push_env
 from pysmt.fnode import FNode
 
-from . import core
+from . import access_facts, core
 from .deep import deep
 from .errors import ConfigError, HoareGpuError, Span, SpecError
 from .frontend import ClangOptions, parse_file
@@ -29,7 +29,7 @@ from .loop_inference import inferred, with_candidates
 from .lower import lower_file
 from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcResult, VerifyOptions
 from .race_invariants import survivors
-from .races import Site, is_race_vc, race_kernel
+from .races import Site, race_kernel, race_vcs
 from .smt.script import KernelScript
 from .smt.smtlib import script_text
 from .smt.speed import install as install_direct_walks
@@ -87,11 +87,14 @@ def prepare_kernel(
     # prepared kernel (which replays counterexamples) stays the program itself.
     sites: Mapping[int, Site] = {}
     log_invariants: tuple[tuple[Span, str], ...] = ()
-    sources: list[tuple[core.Kernel, Callable[[Origin], bool] | None]] = [(kernel, None)]
-    if check_races:
-        checked, sites = race_kernel(kernel, n)
+    # (access facts, `\\written(a, i)`, are about the race logs: proved in the race kernel only)
+    plain = access_facts.without(kernel)
+    sources: list[tuple[core.Kernel, Callable[[Origin], bool] | None]] = [(plain, None)]
+    keep_race = race_vcs(kernel, check_races)
+    if keep_race is not None:
+        checked, sites = race_kernel(kernel, n, check_races)
         log_invariants = survivors(checked)
-        sources.append((checked, is_race_vc))
+        sources.append((checked, keep_race))
     vcs: list[PreparedVc] = []
     prefixes: list[str] = []
     for source, keep in sources:
@@ -127,7 +130,7 @@ def prepare_kernel(
     seconds = time.perf_counter() - start
     return PreparedKernel(
         path,
-        kernel,
+        plain,
         n,
         tuple(vcs),
         seconds,
@@ -137,6 +140,7 @@ def prepare_kernel(
         check_races,
         sites,
         log_invariants,
+        access_facts.spans(kernel),
     )
 
 

@@ -19,12 +19,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from . import core, early_exit, grid, syntax
+from .access_facts import check_placement as check_access_facts
 from .errors import Span, SpecError, UnsupportedError
 from .floats import check_annotation as check_float_annotation
 from .lower_calls import lower_call
 from .lower_checks import EvaluationChecks, VarInfo, extent
 from .terms import (
     RESULT,
+    Access,
     Aggregate,
     At,
     Binary,
@@ -53,6 +55,8 @@ class _Lowerer(EvaluationChecks):
     scopes: list[dict[str, str]] = field(default_factory=list)
     info: dict[str, VarInfo] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
+    # the scalar parameters that are memory (`__device__` variables): access facts may name them
+    memory_scalars: set[str] = field(default_factory=set)
 
     # -- scopes and declarations -------------------------------------------------
 
@@ -141,7 +145,48 @@ class _Lowerer(EvaluationChecks):
             return Unsigned(self.term(t.term, bound), t.span)
         if isinstance(t, Fits):
             return Fits(self.term(t.term, bound), t.low, t.high, t.span, t.index)
+        if isinstance(t, Access):
+            return self.access_fact(t, bound)
         raise AssertionError(f"unexpected term {t!r}")
+
+    def access_fact(self, t: Access, bound: frozenset[str]) -> Access:
+        """`\\written(a, i)` etc.: `a` a memory array (hoaregpu.access_facts), one index per
+        dimension (none: some cell)."""
+        what, target = t.kind.value, t.target
+        span = _span(t, self.path)
+        if not isinstance(target, Var):
+            raise SpecError(
+                f"'{what}' must name one array (a pointer that may point into several does not)", span
+            )
+        name = self.lookup(target.name)
+        if name is None or target.name in bound:
+            raise SpecError(f"unknown array '{target.name}' in '{what}'", span)
+        decl = self.info[name].decl
+        if decl.kind is core.VarKind.LOCAL:
+            raise SpecError(
+                f"'{target.name}' is a thread's own variable: '{what}' speaks of memory accesses",
+                span,
+                "only memory (pointer parameters, __shared__ and __device__ variables) can race",
+            )
+        if decl.role is core.VarRole.SCALAR_PARAM and name not in self.memory_scalars:
+            raise SpecError(
+                f"'{target.name}' is a scalar parameter: '{what}' speaks of memory accesses",
+                span,
+                "only memory (pointer parameters, __shared__ and __device__ variables) can race",
+            )
+        if not t.any_cell and len(target.indices) != decl.dim:
+            raise SpecError(_dim_message(target.name, decl.dim, len(target.indices)), span)
+        for index in target.indices:
+            inner = next((s for s in subterms(index) if isinstance(s, Access)), None)
+            if inner is not None:
+                raise SpecError(
+                    f"access fact '{inner.kind.value}' in an index of '{what}'",
+                    _span(inner, self.path),
+                    "an index is a number: state the facts side by side"
+                    f" ('{inner.kind.value}(a) && {what}(b, i)')",
+                )
+        indices = tuple(self.term(i, bound) for i in target.indices)
+        return Access(t.kind, Var(name, indices, target.span), t.any_cell, t.span)
 
     def formula(self, clause: syntax.Clause) -> core.Formula:
         term = self.term(clause.formula)
@@ -365,6 +410,8 @@ def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
             else:
                 kind, role = core.VarKind.SHARED, core.VarRole.SCALAR_PARAM
             params.append(lw.declare(p.name, kind, p.dims, role, p.type, p.span))
+            if p.global_var:
+                lw.memory_scalars.add(params[-1])
             lw.info[params[-1]].extents = p.extents
         requires = tuple(lw.formula(c) for c in k.requires)
         for stmt in k.body.stmts:  # C: the parameters and the outermost block share one scope
@@ -389,6 +436,7 @@ def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
         device=k.device,
         warnings=k.warnings,
     )
+    check_access_facts(kernel)
     return grid.per_block_shared(kernel)
 
 

@@ -69,6 +69,8 @@ class PreparedKernel:
     race_sites: Mapping[int, Site] = field(default_factory=dict)  # their access sites, by number
     # the loop invariants inferred for the race checks that Houdini kept: (loop span, text)
     inferred_invariants: tuple[tuple[Span, str], ...] = ()
+    # where the clauses with access facts stand (hoaregpu.access_facts): no run can check them
+    access_facts: frozenset[tuple[str, int, int]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,7 @@ class ReplayVerdict:
         """The report's `note:` text."""
         if self.confirmed:
             return f"confirmed by execution: {self.detail}"
-        if self.detail.startswith(("replay failed", "not reproduced")):
+        if self.detail.startswith(("replay failed", "not reproduced", "not replayed")):
             return self.detail
         return f"not reproduced by execution: {self.detail}"
 

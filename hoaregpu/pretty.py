@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import core
 from .floats import from_bits
 from .terms import (
+    Access,
     Aggregate,
     At,
     Binary,
@@ -75,6 +76,9 @@ def _show(t: Term) -> tuple[str, int]:
         return (f"\\old({show_term(t.term)})", _ATOM_PREC)
     if isinstance(t, ThreadPred):
         return (f"{t.kind.value}({show_term(t.term)})", _ATOM_PREC)
+    if isinstance(t, Access) and isinstance(t.target, Var):
+        cell = [] if t.any_cell else [show_term(i) for i in t.target.indices]
+        return (f"{t.kind.value}({', '.join([t.target.name, *cell])})", _ATOM_PREC)
     raise AssertionError(f"unexpected term {t!r}")
 
 

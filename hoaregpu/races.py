@@ -26,10 +26,11 @@ variable reads them, so the kernel's behaviour (and its other VCs) is unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import count
 
-from . import core
+from . import access_facts, core
 from .errors import Span
 from .grid import live_coords
 from .launch import Coord, Launch
@@ -144,6 +145,9 @@ class Instrumenter:
     # checks leave it out (None: not known yet, on the first pass that collects `logged`)
     present: frozenset[tuple[str, str]] | None = None
     logged: set[tuple[str, str]] = field(default_factory=set)
+    # the arrays of `checked` that some statement writes (None: all): the others are logged
+    # only for the access facts (`\\read(a, i)`, hoaregpu.access_facts) and cannot race
+    written: frozenset[str] | None = None
 
     def site(self, acc: Access) -> int:
         n = next(self._sites)
@@ -266,7 +270,9 @@ class Instrumenter:
         return [choose, core.If(Var(CHOICE), core.Seq(tuple(record)), core.Skip(), acc.span)]
 
     def around(self, reads: list[Access], writes: list[Access]) -> list[core.Stmt]:
-        out: list[core.Stmt] = [self.check(r) for r in reads]
+        out: list[core.Stmt] = [
+            self.check(r) for r in reads if self.written is None or r.array in self.written
+        ]
         for r in reads:
             out += self.log(r)
         for w in writes:
@@ -374,19 +380,46 @@ def memory_writes(kernel: core.Kernel) -> tuple[set[str], set[str]]:
     return written & memory, atomic & memory
 
 
-def race_kernel(kernel: core.Kernel, launch: Launch) -> tuple[core.Kernel, dict[int, Site]]:
-    """The kernel whose VCs `is_race_vc` selects: `instrument`ed, with the inferred loop
-    invariants about the logs that are proved (hoaregpu.race_invariants), without `ensures`.
+def race_kernel(
+    kernel: core.Kernel, launch: Launch, check_races: bool = True
+) -> tuple[core.Kernel, dict[int, Site]]:
+    """The kernel whose VCs `race_vcs` selects: `instrument`ed, with the inferred loop
+    invariants about the logs that are proved (hoaregpu.race_invariants), its access facts
+    read as the logs (hoaregpu.access_facts), without the `ensures` that state none.
 
     Its other VCs (the user's asserts, loop invariants, barriers) are the kernel's own, proved
     without the ghost code; here they are hypotheses of the race VCs. That is sound: ghost
     code changes no program variable, and the user's loop invariants are inductive without
-    the inferred ones, which are proved inductive assuming both (so together they are)."""
+    the inferred ones, which are proved inductive assuming both (so together they are).
+
+    A race check is an assert: the VC generator assumes it after proving it, and the later
+    VCs (access facts, inferred invariants) may rest on it. With `check_races` off
+    (`--assume-race-free`) the checks are not proved, so they are left out altogether (the
+    logs stay): an unproved "no conflict here" would prune the paths where another thread
+    recorded its access, and a false access fact would verify."""
     from .race_invariants import houdini
 
+    facts = access_facts.spans(kernel)
     checked, sites, candidates = _instrument(kernel)
-    checked = replace(checked, ensures=())
+    if not check_races:
+        checked = replace(checked, body=_without_checks(checked.body))
+    # the `ensures` with access facts are proved here (`race_vcs`), the others in the kernel
+    ensures = tuple(f for f in checked.ensures if (f.span.path, f.span.line, f.span.col) in facts)
+    checked = replace(checked, ensures=ensures)
     return (houdini(checked, launch, candidates) if candidates else checked), sites
+
+
+def _without_checks(stmt: core.Stmt) -> core.Stmt:
+    """`stmt` with its race checks (asserts of kind `data-race`) skipped."""
+    if isinstance(stmt, core.Assert) and stmt.check is core.CheckKind.DATA_RACE:
+        return core.Skip(stmt.span)
+    if isinstance(stmt, core.Seq):
+        return replace(stmt, stmts=tuple(_without_checks(s) for s in stmt.stmts))
+    if isinstance(stmt, core.If):
+        return replace(stmt, then=_without_checks(stmt.then), orelse=_without_checks(stmt.orelse))
+    if isinstance(stmt, core.While):
+        return replace(stmt, body=_without_checks(stmt.body))
+    return stmt
 
 
 def is_race_vc(origin: Origin) -> bool:
@@ -395,6 +428,27 @@ def is_race_vc(origin: Origin) -> bool:
     from .race_invariants import is_candidate
 
     return origin.kind is VcKind.DATA_RACE or is_candidate(origin.span)
+
+
+def race_vcs(kernel: core.Kernel, check_races: bool) -> Callable[[Origin], bool] | None:
+    """Which VCs of `race_kernel(kernel)` are proved (None: no race kernel is needed): those
+    of `is_race_vc` and of the clauses with access facts (hoaregpu.access_facts), which
+    only the race kernel can read; with `check_races` off (`--assume-race-free`) those of the
+    clauses with access facts and of the inferred invariants, when the kernel states access
+    facts (they are never left unproved; that race kernel has no race checks, `race_kernel`)."""
+    from .race_invariants import is_candidate
+
+    facts = access_facts.spans(kernel)
+    if not check_races and not facts:
+        return None
+
+    def keep(origin: Origin) -> bool:
+        s = origin.span
+        if (s.path, s.line, s.col) in facts:
+            return True
+        return is_race_vc(origin) if check_races else is_candidate(s)
+
+    return keep
 
 
 def instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site]]:
@@ -410,25 +464,33 @@ def _instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site], dict
     memory is written. Device functions with contracts write no memory: their reads are
     checked at the call."""
     written, atomic = memory_writes(kernel)
-    if kernel.device or not written:
-        return kernel, {}, {}
+    memory = {d.name for d in kernel.decls if d.kind is core.VarKind.SHARED}
+    logged = written | (access_facts.read_arrays(kernel) & memory)
+    if kernel.device or not logged:
+        return access_facts.translated(kernel, lambda a: ()), {}, {}
     live = live_coords(kernel)
     glob = {d.name for d in kernel.decls if d.role is not core.VarRole.SHARED_ARRAY}
     args = (
         kernel,
-        frozenset(written),
+        frozenset(logged),
         frozenset(atomic),
-        frozenset(glob & written),
+        frozenset(glob & logged),
         [c for c in live if not c.block],
         [c for c in live if c.block],
     )
-    first = Instrumenter(*args)
+    first = Instrumenter(*args, written=frozenset(written))
     first.stmt(kernel.body)  # which logs the accesses write
-    ins = Instrumenter(*args, present=frozenset(first.logged))
+    ins = Instrumenter(*args, present=frozenset(first.logged), written=frozenset(written))
     start = [
         core.Assign(flag(a, kind), (), IntLit(0), kernel.span)
         for a in sorted(ins.checked)
         for kind in ins.kinds(a)
     ]
     body = _seq([*start, ins.stmt(kernel.body)])
-    return replace(kernel, body=body, decls=(*kernel.decls, *ins.ghost_decls())), ins.sites, ins.candidates
+    out = replace(kernel, body=body, decls=(*kernel.decls, *ins.ghost_decls()))
+    logs = ins.kinds
+    return (
+        access_facts.translated(out, lambda a: logs(a) if a in ins.checked else ()),
+        ins.sites,
+        ins.candidates,
+    )

@@ -283,6 +283,28 @@ class ThreadPred:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
+class AccessKind(Enum):
+    """The access facts (spec-language §5, docs/races.md): what the race logs recorded."""
+
+    WRITTEN = "\\written"
+    READ = "\\read"
+
+
+@dataclass(frozen=True)
+class Access:
+    """`\\written(a, i, ...)` / `\\read(a, i, ...)`: this thread's race log of the plain
+    writes / reads of array `a` holds an access of the current barrier interval, at the cell
+    `target.indices`; `\\written(a)` (`any_cell`, `target` without indices): at some cell.
+    `target` is the cell as an array read `a[i]...` (so that renaming and pointer resolution
+    treat it as one); it is not a read. A formula-only term, meaningful only in the race
+    kernel (`hoaregpu.access_facts` translates it into the ghost logs of `hoaregpu.races`)."""
+
+    kind: AccessKind
+    target: Term  # a `Var` (lowering rejects anything else, e.g. a pointer into several arrays)
+    any_cell: bool = False
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
 @dataclass(frozen=True)
 class Unsigned:
     """`term`, of an unsigned type in C, where C reads it as a number (compares, divides,
@@ -327,6 +349,7 @@ Term: TypeAlias = (
     | ThreadPred
     | Unsigned
     | Fits
+    | Access
 )
 """A spec-formula term; program expressions are the subset without Quant/At/Old/ThreadPred."""
 
@@ -352,6 +375,8 @@ def children(term: Term) -> tuple[Term, ...]:
         return (term.term, term.thread) if term.block is None else (term.term, term.thread, term.block)
     if isinstance(term, (Old, ThreadPred, Unsigned, Fits)):
         return (term.term,)
+    if isinstance(term, Access):
+        return (term.target,)
     return ()
 
 
@@ -374,6 +399,8 @@ def map_children(term: Term, f: Callable[[Term], Term]) -> Term:
         return replace(term, term=f(term.term), thread=f(term.thread), block=block)
     if isinstance(term, Old | ThreadPred | Unsigned | Fits):
         return replace(term, term=f(term.term))
+    if isinstance(term, Access):
+        return replace(term, target=f(term.target))
     return term
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pysmt.fnode import FNode
 from pysmt.shortcuts import Not
 
-from hoaregpu import core
+from hoaregpu import access_facts, core
 from hoaregpu.driver import fresh_env
 from hoaregpu.frontend import parse_text
 from hoaregpu.lower import lower_file
@@ -97,8 +97,9 @@ class Verdict:
 def verdicts(
     src: str, threads: int | None = None, *, expand: bool = True, transform: bool = True
 ) -> list[Verdict]:
-    """One verdict per VC of the kernel, in generation order."""
-    k = kernel(src) if transform else lower(src)
+    """One verdict per VC of the kernel, in generation order (its own VCs, as the driver's:
+    without the access facts, which only the race kernel reads)."""
+    k = access_facts.without(kernel(src) if transform else lower(src))
     with fresh_env() as env:
         vcs = generate(k, env, threads)
         n = threads if threads is not None else k.fixed_threads

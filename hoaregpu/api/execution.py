@@ -123,6 +123,7 @@ class Testing:
 
 def select_kernel(path: str, name: str | None, clang: ClangOptions | None = None) -> Kernel:
     """Parse and lower `path`, pick the kernel, apply the monotonic-loop transform (as `verify`)."""
+    from .. import access_facts
     from ..driver import load_kernels
     from ..transform import make_monotonic
 
@@ -139,7 +140,8 @@ def select_kernel(path: str, name: str | None, clang: ClangOptions | None = None
         raise ConfigError(f"{path} has {len(kernels)} kernels ({names}); choose one with --kernel")
     else:  # the one __global__ kernel (device functions with contracts are chosen by name)
         chosen = [k for k in kernels if not k.device]
-    return make_monotonic(chosen[0])
+    # access facts (`\\written(a, i)`) speak of the verifier's race logs: not executed
+    return make_monotonic(access_facts.without(chosen[0]))
 
 
 def launch_flags(geo: Geometry) -> list[str]:

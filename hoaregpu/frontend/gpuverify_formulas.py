@@ -10,6 +10,7 @@ from typing import Any
 from ..errors import Span, SpecError, SpecWarning, UnsupportedError
 from ..syntax import Clause, ClauseKind
 from ..terms import (
+    AccessKind,
     At,
     Binary,
     BinOp,
@@ -23,6 +24,7 @@ from ..terms import (
 )
 from . import clang
 from .ckinds import BINARY, LNOT, is_prelude, strip
+from .gpuverify_access import FACTS, OFFSETS, access_term
 from .gpuverify_names import (
     INTRINSICS,
     MEMORY,
@@ -62,6 +64,8 @@ class FormulaState:
     entry: dict[str, str] | None  # a device function's __ensures: parameter -> value at entry
     other: str | None = None  # the bound name of "the other thread", once used
     in_other: bool = False
+    # inside `__write_implies(p, e)`: (access kind, array) -> the name bound to its cell
+    offsets: dict[tuple[AccessKind, str], str] = field(default_factory=dict)
 
 
 @dataclass
@@ -223,6 +227,8 @@ class DialectFormulas(Inliner):
                     span,
                 )
             return Var(state.result, (), span)
+        if name in FACTS | OFFSETS:
+            return access_term(self, name, cur, state)
         if name in MEMORY:
             raise Untranslatable(self.unsupported(f"'{name}'", cur, MEMORY_HINT))
         raise self.unsupported(f"'{name}' inside a formula", cur)

@@ -50,8 +50,8 @@ INTRINSICS = frozenset(STATEMENTS | VALUES)
 LOOP_HEAD = {"__invariant", "__global_invariant", "__assert", "__global_assert"}
 LOOP_HEAD |= {"__candidate_invariant", "__candidate_global_invariant"}
 MEMORY_HINT = (
-    "hoaregpu proves race-freedom with access logs of its own and infers their loop "
-    "invariants, but cannot read access facts stated in annotations yet; see docs/races.md"
+    "GPUVerify's pointer intrinsics have no counterpart: hoaregpu resolves pointers to arrays "
+    "(its access facts __read/__write/... are read as '\\written'/'\\read': docs/races.md)"
 )
 
 

@@ -23,6 +23,7 @@ from ..terms import (
     UnOp,
     Unsigned,
     Var,
+    map_children,
     subterms,
 )
 
@@ -48,24 +49,24 @@ def fresh_name(base: str, t: Term) -> str:
     return name
 
 
-def _rename(t: Term, old: str, new: str) -> Term:
-    """Rename the scalar variable `old` (only the placeholder, which no C name can be)."""
+def rename(t: Term, old: str, new: str) -> Term:
+    """Rename the scalar variable `old` (only a placeholder, which no C name can be)."""
     if isinstance(t, Var):
-        idx = tuple(_rename(i, old, new) for i in t.indices)
+        idx = tuple(rename(i, old, new) for i in t.indices)
         return Var(new if t.name == old and not t.indices else t.name, idx, t.span)
     if isinstance(t, Binary):
-        return Binary(t.op, _rename(t.left, old, new), _rename(t.right, old, new), t.span)
+        return Binary(t.op, rename(t.left, old, new), rename(t.right, old, new), t.span)
     if isinstance(t, Unary):
-        return Unary(t.op, _rename(t.operand, old, new), t.span)
+        return Unary(t.op, rename(t.operand, old, new), t.span)
     if isinstance(t, Conditional):
         return Conditional(
-            _rename(t.cond, old, new), _rename(t.then, old, new), _rename(t.orelse, old, new), t.span
+            rename(t.cond, old, new), rename(t.then, old, new), rename(t.orelse, old, new), t.span
         )
     if isinstance(t, At):
-        return At(_rename(t.term, old, new), _rename(t.thread, old, new), t.span)
+        return At(rename(t.term, old, new), rename(t.thread, old, new), t.span)
     if isinstance(t, Old):
-        return Old(_rename(t.term, old, new), t.span)
-    return t
+        return Old(rename(t.term, old, new), t.span)
+    return map_children(t, lambda c: rename(c, old, new))
 
 
 def for_other_threads(f: Term) -> Term:
@@ -74,7 +75,7 @@ def for_other_threads(f: Term) -> Term:
     fresh = fresh_name("__other_tid", f)  # a C identifier: one the formula does not use
     t = Var(fresh, (), f.span)
     other = Binary(BinOp.NE, t, ThreadId(f.span), f.span)
-    return _forall_threads(t, Binary(BinOp.IMPLIES, other, _rename(f, PLACEHOLDER, fresh), f.span))
+    return _forall_threads(t, Binary(BinOp.IMPLIES, other, rename(f, PLACEHOLDER, fresh), f.span))
 
 
 def _forall_threads(t: Var, body: Term) -> Term:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import Span, SpecError
 from ..syntax import AliasDecl, AssignOp, AssignStmt, BaseType, Block, Decl, Declarator, IfStmt, Stmt
-from ..terms import Aggregate, Binary, BinOp, Conditional, IntLit, Quant, Term, Var, map_children
+from ..terms import Access, Aggregate, Binary, BinOp, Conditional, IntLit, Quant, Term, Var, map_children
 from . import clang
 from .ckinds import ASSIGN, COMPOUND
 from .pointer_analysis import Place, decl_id, pointee, pointer_type
@@ -221,6 +221,17 @@ class PointerStatements(PointerDecls):
                         term.span or Span("", 1, 1),
                     )
                 return replace(term, left=left.off, right=right.off)
+        if isinstance(term, Access) and term.any_cell and isinstance(term.target, Var):
+            name = term.target.name
+            if name in frame.by_name and name not in bound:
+                what = term.kind.value
+                raise SpecError(
+                    f"pointer '{name}' in '{what}(...)': an access fact names an array, or a"
+                    f" pointer with a cell",
+                    term.span or term.target.span or Span("", 1, 1),
+                    f"write '{what}({name}, i)' (the cell {name}[i]) or '{what}(a)' with the array"
+                    f" '{name}' points into",
+                )
         if isinstance(term, Var) and term.name in frame.by_name and term.name not in bound:
             key = frame.by_name[term.name]
             span = term.span or Span("", 1, 1)

@@ -66,6 +66,7 @@ _KIND = {
 }
 
 ZERO_NOTE = "array cells the model does not give start at 0"
+ACCESS_FACT_NOTE = "not replayed: access facts speak of the race logs, which runs do not keep"
 
 
 class _Timeout(BaseException):  # not an Exception: no handler in the interpreter swallows it
@@ -331,7 +332,11 @@ def replay_results(kernels: Sequence[KernelResult]) -> list[KernelResult]:
     for k in kernels:
         results = []
         for r in k.results:
-            if r.result.outcome is Outcome.REFUTED and r.replay is None:  # (approximate ones are replayed)
+            s = r.vc.origin.span
+            if (s.path, s.line, s.col) in k.prepared.access_facts:
+                if r.result.outcome is Outcome.REFUTED:
+                    r = replace(r, replay=ReplayVerdict(False, ACCESS_FACT_NOTE))
+            elif r.result.outcome is Outcome.REFUTED and r.replay is None:  # (approximate ones are replayed)
                 verdict = replay_counterexample(
                     k.prepared.kernel,
                     r.vc.origin,

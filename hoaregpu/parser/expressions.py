@@ -39,7 +39,7 @@ from ..terms import (
 from ..terms import (
     builtin as builtin_term,
 )
-from . import bigops
+from . import access, bigops
 from .context import IDENT_NOT_KW_RE, IDENT_RE, ctx, error, fail, punct, track
 from .precedence import BINARY_OPS, Chain, Choice, Trailed, by_precedence, fold_left, one_of_tokens, op_token
 
@@ -262,8 +262,8 @@ def _unknown_backslash(text: str, loc: int) -> SpecError:
     return error(
         f"unknown built-in '{text}'",
         loc,
-        "formulas may use \\forall, \\exists, \\old(e), \\all(e), \\none(e), \\result, 'e @ t' and the"
-        " aggregates \\sum, \\product, \\numof, \\max, \\min",
+        "formulas may use \\forall, \\exists, \\old(e), \\all(e), \\none(e), \\result, 'e @ t', the"
+        " aggregates \\sum, \\product, \\numof, \\max, \\min and the access facts \\written, \\read",
     )
 
 
@@ -338,7 +338,7 @@ def build(formula: bool) -> pp.ParserElement:
             pp.Regex(r"\\(?:all|none)(?![A-Za-z_0-9])") - punct("(") - top - punct(")", "')'")
         ).set_parse_action(_thread_pred)
         agg, stray_lambda = bigops.build(top)
-        alternatives += [quant, old, pred, agg, stray_lambda]
+        alternatives += [quant, old, pred, agg, stray_lambda, access.build(top)]
         rest = [
             ("result", r"\\result(?![A-Za-z_0-9])", _result),
             ("unknown", r"\\[A-Za-z_]*", fail(_unknown_backslash)),

@@ -16,6 +16,7 @@ from ..floats import FLOAT_BINOPS
 from ..frontend import parse_file
 from ..lower import lower_file
 from ..terms import (
+    Access,
     Aggregate,
     Binary,
     BinOp,
@@ -116,6 +117,12 @@ def from_term(t: Term) -> F:
         return Old(from_term(t.term))
     if isinstance(t, ThreadPred):
         return AllNone(t.kind is ThreadPredKind.ALL, from_term(t.term))
+    if isinstance(t, Access):
+        raise UnsupportedError(
+            f"access fact '{t.kind.value}' in a proof",
+            t.span or Span("<kernel>", 1, 1),
+            "access facts speak of the race logs of 'hoaregpu verify' (docs/races.md)",
+        )
     if isinstance(t, Aggregate):  # the checker has no translation of its own for them yet
         raise UnsupportedError(
             f"aggregate '{t.kind.value}' in a proof (not supported yet)",
