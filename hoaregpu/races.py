@@ -385,8 +385,44 @@ def race_kernel(kernel: core.Kernel, launch: Launch) -> tuple[core.Kernel, dict[
     from .race_invariants import houdini
 
     checked, sites, candidates = _instrument(kernel)
-    checked = replace(checked, ensures=())
+    checked = without_unread_stores(replace(checked, ensures=()))
     return (houdini(checked, launch, candidates) if candidates else checked), sites
+
+
+def without_unread_stores(kernel: core.Kernel) -> core.Kernel:
+    """The kernel without its assignments to memory arrays that nothing reads (no term of
+    the kernel, its contract, invariants, assertions or ghost code, and no atomic, whose
+    result is the cell's old value). Such an array's contents change no other variable, so
+    every VC means what it meant; the race checks and logs of those stores are statements
+    of their own and stay. The stores only cost: a write of `p[gid]` over a grid makes the
+    solver invert the thread numbering to build a model of the array's new contents, and z3
+    found no counterexample in minutes to the race a kernel writing `p[gid + 1]` has.
+    (A racy store's value is of no consequence either: no one reads it.)"""
+    from .grid import kernel_terms
+
+    memory = {d.name for d in kernel.decls if d.kind is core.VarKind.SHARED}
+    read: set[str] = set()
+    for t in kernel_terms(kernel):
+        read |= {s.name for s in subterms(t) if isinstance(s, Var) and s.name in memory}
+    for s in core.statements(kernel.body):
+        if isinstance(s, core.Opaque) and s.atomic is not None:
+            read.add(s.atomic.target)
+    unread = memory - read
+    if not unread:
+        return kernel
+
+    def strip(s: core.Stmt) -> core.Stmt:
+        if isinstance(s, core.Assign) and s.target in unread:
+            return core.Skip()
+        if isinstance(s, core.Seq):
+            return replace(s, stmts=tuple(strip(x) for x in s.stmts))
+        if isinstance(s, core.If):
+            return replace(s, then=strip(s.then), orelse=strip(s.orelse))
+        if isinstance(s, core.While):
+            return replace(s, body=strip(s.body))
+        return s
+
+    return replace(kernel, body=strip(kernel.body))
 
 
 def is_race_vc(origin: Origin) -> bool:

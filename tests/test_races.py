@@ -155,3 +155,35 @@ def test_launch_is_unchanged_by_the_checks(tmp_path: Path) -> None:
     assert checked.launch == plain.launch == Launch((4, None, None))
     assert checked.kernel == plain.kernel  # the prepared kernel (replayed) has no ghosts
     assert checked.races_checked and not plain.races_checked
+
+
+UNREAD = """\
+/*@ requires blockDim.x == 4;
+*/
+__global__ void unread(int *p, int *q, int *r) {
+    p[threadIdx.x] = 1;
+    q[threadIdx.x] = 2;
+    r[threadIdx.x] = q[threadIdx.x];
+    atomicAdd(&r[0], 1);
+}
+"""
+
+
+def test_the_race_kernel_leaves_out_stores_to_memory_nothing_reads(tmp_path: Path) -> None:
+    """p is never read: its store leaves the race kernel (its check and log stay); q is read
+    and r is the target of an atomic (which returns the old cell): theirs stay."""
+    from hoaregpu.races import without_unread_stores
+
+    (k,) = load_kernels(write(tmp_path, "unread.cu", UNREAD))
+    checked, _ = instrument(k)
+    stripped = without_unread_stores(checked)
+
+    def stores(kernel: core.Kernel) -> list[str]:
+        assigns = [s for s in core.statements(kernel.body) if isinstance(s, core.Assign)]
+        return [s.target for s in assigns if not s.target.startswith(PREFIX)]
+
+    assert sorted(stores(checked)) == ["p", "q", "r"]
+    assert sorted(stores(stripped)) == ["q", "r"]
+    checks = [s for s in core.statements(stripped.body) if isinstance(s, core.Assert)]
+    assert len(checks) == len([s for s in core.statements(checked.body) if isinstance(s, core.Assert)])
+    assert any(s.span is not None and s.span.line == 4 for s in checks)  # p's store is still checked
