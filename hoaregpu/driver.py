@@ -28,7 +28,7 @@ from .loop_inference import inferred, with_candidates
 from .lower import lower_file
 from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcResult
 from .race_invariants import survivors
-from .races import Site, is_race_vc, race_kernel
+from .races import SAME_VALUE, Site, is_race_vc, race_kernel
 from .smt.script import KernelScript
 from .smt.smtlib import script_text
 from .smt.speed import install as install_direct_walks
@@ -53,6 +53,7 @@ class VerifyOptions:
     unroll: int = DEFAULT_UNROLL  # iterations up to which a loop without invariant is unrolled
     clang: ClangOptions = field(default_factory=ClangOptions)  # `-D`, `-I`
     check_races: bool = True  # race VCs (hoaregpu.races); off (`--assume-race-free`): assumed
+    benign_writes: str = SAME_VALUE  # which same-value writes are no race (races.BENIGN_WRITES)
     executor: Executor | None = None  # where solver tasks run (None: `jobs` local workers)
 
     def __post_init__(self) -> None:
@@ -109,6 +110,7 @@ def prepare_kernel(
     threads: int | Launch | None,
     unroll_limit: int = DEFAULT_UNROLL,
     check_races: bool = True,
+    benign_writes: str = SAME_VALUE,
 ) -> PreparedKernel:
     start = time.perf_counter()
     n = kernel_launch(kernel, threads)
@@ -124,7 +126,7 @@ def prepare_kernel(
     log_invariants: tuple[tuple[Span, str], ...] = ()
     sources: list[tuple[core.Kernel, Callable[[Origin], bool] | None]] = [(kernel, None)]
     if check_races:
-        checked, sites = race_kernel(kernel, n)
+        checked, sites = race_kernel(kernel, n, benign_writes)
         log_invariants = survivors(checked)
         sources.append((checked, is_race_vc))
     vcs: list[PreparedVc] = []
@@ -181,15 +183,15 @@ def prepare(
     unroll_limit: int = DEFAULT_UNROLL,
     clang: ClangOptions | None = None,
     check_races: bool = True,
+    benign_writes: str = SAME_VALUE,
 ) -> tuple[list[PreparedKernel], list[SpecError]]:
     prepared: list[PreparedKernel] = []
     errors: list[SpecError] = []
     for path in spec_files(paths):
         try:
             for kernel in deep(lambda: load_kernels(path, clang)):  # noqa: B023 (called at once)
-                prepared.append(
-                    deep(lambda: prepare_kernel(path, kernel, threads, unroll_limit, check_races))  # noqa: B023
-                )
+                args = (path, kernel, threads, unroll_limit, check_races, benign_writes)
+                prepared.append(deep(lambda: prepare_kernel(*args)))  # noqa: B023
         except SpecError as e:
             errors.append(e)
     return prepared, errors
@@ -315,7 +317,9 @@ def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[
 
 
 def verify(paths: Sequence[str], options: VerifyOptions) -> RunResult:
-    prepared, errors = prepare(paths, options.threads, options.unroll, options.clang, options.check_races)
+    prepared, errors = prepare(
+        paths, options.threads, options.unroll, options.clang, options.check_races, options.benign_writes
+    )
     return RunResult(tuple(solve(prepared, options)), tuple(errors))
 
 

@@ -48,6 +48,13 @@ from .terms import (
 from .vc.kinds import Origin, VcKind
 
 READ, WRITE, ATOMIC = "read", "write", "atomic"
+# Which writes of the same value by two threads are tolerated (docs/races.md, "Benign writes"):
+# every one (Definition 5.4(b), the default); only those whose value reads no memory, directly
+# or through a local (GPUVerify's default, whose threads may read different values from one
+# cell); none (GPUVerify's --no-benign-tolerance). Each is sound: tolerating fewer only adds
+# races.
+SAME_VALUE, UNREAD_VALUES, NO_BENIGN = "same-value", "unread-values", "none"
+BENIGN_WRITES = (SAME_VALUE, UNREAD_VALUES, NO_BENIGN)
 # what each kind of access conflicts with in another thread's logs
 CONFLICTS = {READ: (WRITE, ATOMIC), WRITE: (READ, WRITE, ATOMIC), ATOMIC: (READ, WRITE)}
 PREFIX = "hg.race"  # `.` cannot occur in a C name or a lowering rename: ghosts never clash
@@ -134,6 +141,7 @@ class Instrumenter:
     global_: frozenset[str]  # global memory (not `__shared__`)
     thread_coords: list[Coord]
     block_coords: list[Coord]
+    tolerant: frozenset[str]  # arrays whose writes of the same value by two threads are no race
     sites: dict[int, Site] = field(default_factory=dict)
     _sites: count[int] = field(default_factory=lambda: count(1))
     # the accesses logged inside each loop being instrumented, innermost last
@@ -218,8 +226,8 @@ class Instrumenter:
                 Binary(BinOp.EQ, self._other(offset(acc.array, kind, k), u, b), c)
                 for k, c in enumerate(acc.cell)
             ]
-            if acc.kind == WRITE and kind == WRITE and acc.value is not None:
-                # the same value written by both is tolerated (Definition 5.4(b))
+            if acc.kind == WRITE and kind == WRITE and acc.value is not None and acc.array in self.tolerant:
+                # the same value written by both is tolerated (Definition 5.4(b); `BENIGN_WRITES`)
                 same.append(Binary(BinOp.NE, self._other(value_of(acc.array), u, b), acc.value))
             parts.append(_and(same))
         return _or(parts)
@@ -374,7 +382,47 @@ def memory_writes(kernel: core.Kernel) -> tuple[set[str], set[str]]:
     return written & memory, atomic & memory
 
 
-def race_kernel(kernel: core.Kernel, launch: Launch) -> tuple[core.Kernel, dict[int, Site]]:
+def tolerant_arrays(kernel: core.Kernel, written: set[str], benign: str) -> frozenset[str]:
+    """The arrays of `written` whose same-value writes are tolerated under the policy
+    `benign` (`BENIGN_WRITES`). UNREAD_VALUES: those whose every written value reads no memory
+    array, neither directly nor through a local that some assignment (or a call, or an
+    atomic's result) may have given a value read from memory (flow-insensitive, so it may
+    tolerate fewer than GPUVerify: never more)."""
+    if benign not in BENIGN_WRITES:
+        raise ValueError(f"benign writes: {benign!r} is not one of {', '.join(BENIGN_WRITES)}")
+    if benign == SAME_VALUE:
+        return frozenset(written)
+    if benign == NO_BENIGN:
+        return frozenset()
+    # memory: arrays, and the scalars some thread writes (a parameter never written is one
+    # value for every thread)
+    memory = {
+        d.name for d in kernel.decls if d.kind is core.VarKind.SHARED and (d.dim > 0 or d.name in written)
+    }
+    assigns = [s for s in core.statements(kernel.body) if isinstance(s, core.Assign)]
+    tainted = set(memory)
+    for s in core.statements(kernel.body):
+        if isinstance(s, core.Opaque):  # a call's or an atomic's results: not known equal
+            tainted |= set(s.havoc)
+    changed = True
+    while changed:
+        changed = False
+        for a in assigns:
+            if a.target not in tainted and _reads_any(a.value, tainted):
+                tainted.add(a.target)
+                changed = True
+    return frozenset(
+        x for x in written if not any(a.target == x and _reads_any(a.value, tainted) for a in assigns)
+    )
+
+
+def _reads_any(t: Term, names: set[str]) -> bool:
+    return any(isinstance(s, Var) and s.name in names for s in subterms(t))
+
+
+def race_kernel(
+    kernel: core.Kernel, launch: Launch, benign: str = SAME_VALUE
+) -> tuple[core.Kernel, dict[int, Site]]:
     """The kernel whose VCs `is_race_vc` selects: `instrument`ed, with the inferred loop
     invariants about the logs that are proved (hoaregpu.race_invariants), without `ensures`.
 
@@ -384,7 +432,7 @@ def race_kernel(kernel: core.Kernel, launch: Launch) -> tuple[core.Kernel, dict[
     the inferred ones, which are proved inductive assuming both (so together they are)."""
     from .race_invariants import houdini
 
-    checked, sites, candidates = _instrument(kernel)
+    checked, sites, candidates = _instrument(kernel, benign)
     checked = without_unread_stores(replace(checked, ensures=()))
     return (houdini(checked, launch, candidates) if candidates else checked), sites
 
@@ -441,7 +489,9 @@ def instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site]]:
     return drop_candidates(checked, set(candidates)), sites
 
 
-def _instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site], dict[int, core.Formula]]:
+def _instrument(
+    kernel: core.Kernel, benign: str = SAME_VALUE
+) -> tuple[core.Kernel, dict[int, Site], dict[int, core.Formula]]:
     """The kernel with race checks (module doc), and its access sites; unchanged when no
     memory is written. Device functions with contracts write no memory: their reads are
     checked at the call."""
@@ -457,6 +507,7 @@ def _instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site], dict
         frozenset(glob & written),
         [c for c in live if not c.block],
         [c for c in live if c.block],
+        tolerant_arrays(kernel, written, benign),
     )
     first = Instrumenter(*args)
     first.stmt(kernel.body)  # which logs the accesses write

@@ -4,6 +4,7 @@ invariants inferred for the logs, and the `--check-races` switch of `verify`."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -187,3 +188,56 @@ def test_the_race_kernel_leaves_out_stores_to_memory_nothing_reads(tmp_path: Pat
     checks = [s for s in core.statements(stripped.body) if isinstance(s, core.Assert)]
     assert len(checks) == len([s for s in core.statements(checked.body) if isinstance(s, core.Assert)])
     assert any(s.span is not None and s.span.line == 4 for s in checks)  # p's store is still checked
+
+
+BENIGN = """\
+/*@ requires blockDim.x == 4;
+*/
+__global__ void benign(int *a, int *b, int *c, int *d, int *e, int n) {
+    int x = b[0];
+    int y = x + 1;
+    a[0] = b[1];
+    c[0] = 1;
+    d[0] = y;
+    e[0] = n + 2;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("benign", "tolerant"),
+    [("same-value", {"a", "c", "d", "e"}), ("unread-values", {"c", "e"}), ("none", set())],
+)
+def test_which_same_value_writes_are_tolerated(tmp_path: Path, benign: str, tolerant: set[str]) -> None:
+    """unread-values (GPUVerify's default): a value read from memory, also through locals
+    (d's y = x + 1, x = b[0]), is not known to be one value at two threads; a constant and a
+    parameter (never written) are."""
+    from hoaregpu.races import memory_writes, tolerant_arrays
+
+    (k,) = load_kernels(write(tmp_path, "benign.cu", BENIGN))
+    written, _ = memory_writes(k)
+    assert {k.decl(x).display_name for x in tolerant_arrays(k, written, benign)} == tolerant
+
+
+@pytest.mark.parametrize(
+    ("benign", "refuted"), [("same-value", []), ("unread-values", [6, 8]), ("none", [6, 7, 8, 9])]
+)
+def test_same_value_writes_race_under_gpuverify_policies(
+    tmp_path: Path, benign: str, refuted: list[int]
+) -> None:
+    path = write(tmp_path, "benign.cu", BENIGN)
+    run = verify([path], replace(options(True), benign_writes=benign))
+    assert not run.errors
+    lines = sorted(
+        r.vc.origin.span.line
+        for k in run.kernels
+        for r in k.results
+        if r.result.outcome is Outcome.REFUTED and r.vc.origin.span is not None
+    )
+    assert lines == refuted
+    assert all(
+        r.result.outcome is Outcome.PROVED
+        for k in run.kernels
+        for r in k.results
+        if r.vc.origin.span.line not in refuted
+    )

@@ -140,6 +140,7 @@ def verify(
     include_dirs: Sequence[str] = (),
     on_prepared: Callable[[Sequence[PreparedKernel]], None] | None = None,
     check_races: bool = True,
+    benign_writes: str = "same-value",
     on_vc: Callable[[PreparedKernel, PreparedVc, SolverResult], None] | None = None,
     executor: str | Executor = "local",
     scheduler: str | None = None,
@@ -160,6 +161,9 @@ def verify(
     - `on_prepared`: sees the kernels after lowering and VC generation, before any solver runs;
     - `check_races`: prove race-freedom too (the default; False is `--assume-race-free`:
       the verdicts then assume it, docs/races.md).
+    - `benign_writes`: which writes of one value by two threads are no race: `"same-value"`
+      (every one, the default), `"unread-values"` (GPUVerify's default: only values that
+      read no memory), `"none"` (`--benign-writes`, docs/races.md).
     - `on_vc(kernel, vc, answer)`: progress, called as each VC is answered (completion order);
     - `executor`: `"local"` (`jobs` worker processes here), `"dask"` (a local Dask cluster of
       `jobs` workers, or the scheduler at `scheduler="tcp://HOST:PORT"`), or an `Executor`
@@ -191,8 +195,11 @@ def verify(
         unroll=unroll,
         clang=ClangOptions(tuple(defines), tuple(include_dirs)),
         check_races=check_races,
+        benign_writes=benign_writes,
     )
-    prepared, errors = driver.prepare(names, options.threads, options.unroll, options.clang, check_races)
+    prepared, errors = driver.prepare(
+        names, options.threads, options.unroll, options.clang, check_races, benign_writes
+    )
     if on_prepared is not None:
         on_prepared(prepared)
     run_on = make_executor(executor, options.jobs, scheduler) if isinstance(executor, str) else executor
