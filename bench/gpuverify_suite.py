@@ -84,6 +84,29 @@ UNCONFIRMED = {
 }
 
 
+# The race xfail kernels we leave undecided, each looked at (docs/races.md)
+_CURAND = (
+    "every thread calls a cuRAND function on one state: a race on the state, but the stand-in "
+    "header declares cuRAND without bodies, whose accesses are of *any* cell of the state, so "
+    "the refuted race VC is undecided by policy (the cells touched may be no other thread's)"
+)
+_FLOAT = (
+    "the racing writes store `(float)` of thread ids, an uninterpreted conversion: z3's model "
+    "makes the two floats differ, execution cannot confirm it (more than 64 threads), so the "
+    "refutation stays undecided (the values do differ in C: a real race, missed as undecided)"
+)
+UNDECIDED = {
+    "CUDA/curand_tests/fail/curand_mtgp32_block_race/kernel.cu": _CURAND,
+    "CUDA/curand_tests/fail/curand_mtgp32_race/kernel.cu": _CURAND,
+    "CUDA/curand_tests/fail/curand_race/kernel.cu": _CURAND,
+    "CUDA/curand_tests/fail/init_race/kernel.cu": _CURAND,
+    "CUDA/fresh_arrays/fail/struct_float/kernel.cu": _FLOAT,
+    "CUDA/fresh_arrays/fail/struct_nested/kernel.cu": _FLOAT,
+    "OpenCL/fresh_arrays/fail/global/kernel.cl": _FLOAT,
+    "CUDA/param_values/value_causing_race/kernel.cu": _FLOAT + "; 512 threads, x = 185",
+}
+
+
 def notes(rows: list[Row]) -> str:
     lines = ["", "Kernels verified though GPUVerify expects a failure, one by one:"]
     for r in rows:
@@ -93,6 +116,10 @@ def notes(rows: list[Row]) -> str:
     for r in rows:
         if r.agreement == "disagree" and r.why == "refuted, not confirmed by execution":
             lines.append(f"- {r.file}: {UNCONFIRMED.get(r.file, 'NOT YET EXPLAINED: look at it')}")
+    undecided = [r for r in rows if r.agreement == "undecided" and r.expected != "pass"]
+    if undecided:
+        lines += ["", "Xfail kernels left undecided, one by one:"]
+        lines += [f"- {r.file}: {UNDECIDED.get(r.file, 'NOT YET EXPLAINED: look at it')}" for r in undecided]
     return "\n".join(lines) + "\n"
 
 

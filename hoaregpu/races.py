@@ -432,9 +432,34 @@ def race_kernel(
     the inferred ones, which are proved inductive assuming both (so together they are)."""
     from .race_invariants import houdini
 
-    checked, sites, candidates = _instrument(kernel, benign)
+    checked, sites, candidates = _instrument(with_blocks(kernel, launch), benign)
     checked = without_unread_stores(replace(checked, ensures=()))
     return (houdini(checked, launch, candidates) if candidates else checked), sites
+
+
+def with_blocks(kernel: core.Kernel, launch: Launch) -> core.Kernel:
+    """The kernel reading the block coordinates of which `launch` fixes several blocks, when
+    it writes global memory: a kernel that reads neither `blockIdx` nor `gridDim` has that
+    coordinate collapsed to one block (hoaregpu.grid), which is right for its own VCs (every
+    block does the same) but not for races: each block then accesses the same global cells,
+    so `a[threadIdx.x] += 1` over `--gridDim=2` races between the blocks. (A launch that
+    leaves the grid open keeps the documented one-block reading: docs/races.md.) The
+    mention is an `assume blockIdx.<axis> >= 0`, true of every thread."""
+    from .terms import BlockId
+
+    written, _ = memory_writes(kernel)
+    if not written - {d.name for d in kernel.decls if d.role is core.VarRole.SHARED_ARRAY}:
+        return kernel
+    live = live_coords(kernel)
+    missing = [axis for axis in range(3) if Coord(True, axis) not in live and (launch.grid[axis] or 1) > 1]
+    if not missing:
+        return kernel
+    span = kernel.span or Span("<kernel>", 1, 1)
+    mention = [
+        core.Assume(core.Formula(Binary(BinOp.GE, BlockId(span, axis), IntLit(0)), span), span)
+        for axis in missing
+    ]
+    return replace(kernel, body=_seq([*mention, kernel.body]))
 
 
 def without_unread_stores(kernel: core.Kernel) -> core.Kernel:

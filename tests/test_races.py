@@ -241,3 +241,34 @@ def test_same_value_writes_race_under_gpuverify_policies(
         for r in k.results
         if r.vc.origin.span.line not in refuted
     )
+
+
+NO_BLOCK_INDEX = """\
+__global__ void no_block_index(int *a, int *out) {
+    __shared__ int s[4];
+    s[threadIdx.x] = threadIdx.x;
+    out[threadIdx.x + 4 * s[threadIdx.x]] = 1;
+    a[threadIdx.x] = a[threadIdx.x] + 1;
+}
+"""
+
+
+@pytest.mark.parametrize(("grid", "refuted"), [(2, [5]), (1, []), (None, [])])
+def test_blocks_a_launch_fixes_race_though_the_kernel_reads_no_block_index(
+    tmp_path: Path, grid: int | None, refuted: list[int]
+) -> None:
+    """`--gridDim=2` on a kernel that reads neither blockIdx nor gridDim: its own VCs are
+    those of one block, but thread t of each block increments a[t] (line 5), a race between
+    the blocks that was verified. The `__shared__` s is per block and out's same-value
+    stores are tolerated: no race there. An open grid keeps the one-block reading."""
+    path = write(tmp_path, "nbi.cu", NO_BLOCK_INDEX)
+    launch = Launch((4, 1, 1), (grid, 1, 1))
+    run = verify([path], replace(options(True), threads=launch))
+    assert not run.errors
+    found = [
+        (r.vc.origin.kind.value, r.vc.origin.span.line, r.result.outcome)
+        for k in run.kernels
+        for r in k.results
+    ]
+    assert sorted(line for kind, line, o in found if o is Outcome.REFUTED) == refuted
+    assert all(o in (Outcome.PROVED, Outcome.REFUTED) for _, _, o in found)
