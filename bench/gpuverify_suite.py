@@ -8,19 +8,29 @@ The suite itself never enters this repository: get it with
 
 Usage: python bench/gpuverify_suite.py TESTSUITE [--jobs 2] [--kernel-timeout 30] [--from-json RUN.json]
                                       [--executor dask [--scheduler tcp://HOST:PORT]] [--sarif FILE]
+                                      [--only-expected LABEL]... [--only GLOB]... [--name STEM]
 (`--executor dask`: one Dask task per kernel, on a local cluster of --jobs workers or the
-scheduler's; `--sarif FILE`: also every kernel's findings as one SARIF 2.1.0 log.)
+scheduler's; `--sarif FILE`: also every kernel's findings as one SARIF 2.1.0 log.
+`--only-expected 'xfail:NOT_ALL_VERIFIED (race)'`: only the kernels of that header label;
+`--only 'OpenCL/*race*'`: only the kernels whose path under TESTSUITE matches the glob; either
+repeated keeps a kernel matching any of them, both given keep a kernel matching both. A
+filtered run writes gpuverify_suite_filtered.md/.json, never over the whole suite's report,
+unless `--name` names the files.)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from dataclasses import replace
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 from hoaregpu.commands.suite import render, suite_sarif, summary
+from hoaregpu.errors import ConfigError
 from hoaregpu.sarif import write_log
+from hoaregpu.suite.header import read_header
 from hoaregpu.suite.runner import Row, find_tests, run_suite, semantics_of
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -74,6 +84,29 @@ UNCONFIRMED = {
 }
 
 
+# The race xfail kernels we leave undecided, each looked at (docs/races.md)
+_CURAND = (
+    "every thread calls a cuRAND function on one state: a race on the state, but the stand-in "
+    "header declares cuRAND without bodies, whose accesses are of *any* cell of the state, so "
+    "the refuted race VC is undecided by policy (the cells touched may be no other thread's)"
+)
+_FLOAT = (
+    "the racing writes store `(float)` of thread ids, an uninterpreted conversion: z3's model "
+    "makes the two floats differ, execution cannot confirm it (more than 64 threads), so the "
+    "refutation stays undecided (the values do differ in C: a real race, missed as undecided)"
+)
+UNDECIDED = {
+    "CUDA/curand_tests/fail/curand_mtgp32_block_race/kernel.cu": _CURAND,
+    "CUDA/curand_tests/fail/curand_mtgp32_race/kernel.cu": _CURAND,
+    "CUDA/curand_tests/fail/curand_race/kernel.cu": _CURAND,
+    "CUDA/curand_tests/fail/init_race/kernel.cu": _CURAND,
+    "CUDA/fresh_arrays/fail/struct_float/kernel.cu": _FLOAT,
+    "CUDA/fresh_arrays/fail/struct_nested/kernel.cu": _FLOAT,
+    "OpenCL/fresh_arrays/fail/global/kernel.cl": _FLOAT,
+    "CUDA/param_values/value_causing_race/kernel.cu": _FLOAT + "; 512 threads, x = 185",
+}
+
+
 def notes(rows: list[Row]) -> str:
     lines = ["", "Kernels verified though GPUVerify expects a failure, one by one:"]
     for r in rows:
@@ -83,6 +116,10 @@ def notes(rows: list[Row]) -> str:
     for r in rows:
         if r.agreement == "disagree" and r.why == "refuted, not confirmed by execution":
             lines.append(f"- {r.file}: {UNCONFIRMED.get(r.file, 'NOT YET EXPLAINED: look at it')}")
+    undecided = [r for r in rows if r.agreement == "undecided" and r.expected != "pass"]
+    if undecided:
+        lines += ["", "Xfail kernels left undecided, one by one:"]
+        lines += [f"- {r.file}: {UNDECIDED.get(r.file, 'NOT YET EXPLAINED: look at it')}" for r in undecided]
     return "\n".join(lines) + "\n"
 
 
@@ -93,6 +130,28 @@ def reclassified(row: Row) -> Row:
         return row
     semantics = semantics_of({part.split(":")[0] for part in row.detail.split(", ") if part})
     return row if semantics is None else replace(row, why=semantics)
+
+
+def label_of(path: Path) -> str:
+    """The header label of a test kernel (`pass`, `xfail:NOT_ALL_VERIFIED (race)`, ...)."""
+    try:
+        return read_header(path.read_text(encoding="utf-8", errors="replace")).label
+    except ConfigError:
+        return "no header"
+
+
+def selected(files: Sequence[Path], root: Path, labels: Sequence[str], globs: Sequence[str]) -> list[Path]:
+    """The kernels of `files` with one of the header `labels` (any, when none given) and a
+    path under `root` matching one of the `globs` (any, when none given)."""
+    keep = []
+    for path in files:
+        rel = str(path.relative_to(root)) if path != root else path.name
+        if globs and not any(fnmatchcase(rel, g) for g in globs):
+            continue
+        if labels and label_of(path) not in labels:
+            continue
+        keep.append(path)
+    return keep
 
 
 def main() -> None:
@@ -112,12 +171,36 @@ def main() -> None:
     parser.add_argument("--executor", choices=("local", "dask"), default="local")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="with --executor dask")
     parser.add_argument("--sarif", metavar="FILE", help="also write the findings as SARIF 2.1.0")
+    parser.add_argument(
+        "--only-expected",
+        action="append",
+        default=[],
+        metavar="LABEL",
+        help="only kernels of this header label, e.g. 'xfail:NOT_ALL_VERIFIED (race)' (repeatable)",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only kernels whose path under TESTSUITE matches, e.g. 'OpenCL/*race*' (repeatable)",
+    )
+    parser.add_argument("--name", metavar="STEM", help="the report's file names in bench/results/")
     args = parser.parse_args()
+    filtered = bool(args.only_expected or args.only)
+    stem = args.name or ("gpuverify_suite_filtered" if filtered else "gpuverify_suite")
     if args.from_json is not None:
         rows = [reclassified(Row(**k)) for k in json.loads(args.from_json.read_text())["kernels"]]
+        if filtered:
+            rows = [
+                r
+                for r in rows
+                if (not args.only_expected or r.expected in args.only_expected)
+                and (not args.only or any(fnmatchcase(r.file, g) for g in args.only))
+            ]
     else:
         rows = run_suite(
-            find_tests(args.testsuite),
+            selected(find_tests(args.testsuite), args.testsuite, args.only_expected, args.only),
             args.testsuite,
             jobs=args.jobs,
             timeout=args.kernel_timeout,
@@ -131,10 +214,14 @@ def main() -> None:
         write_log(suite_sarif(rows, args.testsuite), args.sarif)
     RESULTS.mkdir(parents=True, exist_ok=True)
     doc = {"summary": summary(rows), "kernels": [r.as_dict() for r in rows]}
-    (RESULTS / "gpuverify_suite.json").write_text(json.dumps(doc, indent=1) + "\n")
+    (RESULTS / f"{stem}.json").write_text(json.dumps(doc, indent=1) + "\n")
     head = f"{len(rows)} kernels, z3, {args.kernel_timeout:g} s per kernel."
+    if filtered:
+        labels = " or ".join(repr(label) for label in args.only_expected) or "any"
+        globs = " or ".join(repr(g) for g in args.only) or "any"
+        head += f" Only the kernels of header {labels} and path {globs}."
     text = f"# hoaregpu on GPUVerify's test suite\n\n{head}\n\n"
-    (RESULTS / "gpuverify_suite.md").write_text(text + render(rows) + "\n" + EXPLAINED + notes(rows))
+    (RESULTS / f"{stem}.md").write_text(text + render(rows) + "\n" + EXPLAINED + notes(rows))
     print(json.dumps(doc["summary"], indent=1))
 
 

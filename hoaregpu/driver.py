@@ -29,7 +29,7 @@ from .loop_inference import inferred, with_candidates
 from .lower import lower_file
 from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcResult, VerifyOptions
 from .race_invariants import survivors
-from .races import Site, race_kernel, race_vcs
+from .races import SAME_VALUE, Site, race_kernel, race_vcs
 from .smt.script import KernelScript
 from .smt.smtlib import script_text
 from .smt.speed import install as install_direct_walks
@@ -74,6 +74,7 @@ def prepare_kernel(
     threads: int | Launch | None,
     unroll_limit: int = DEFAULT_UNROLL,
     check_races: bool = True,
+    benign_writes: str = SAME_VALUE,
 ) -> PreparedKernel:
     start = time.perf_counter()
     n = kernel_launch(kernel, threads)
@@ -92,7 +93,7 @@ def prepare_kernel(
     sources: list[tuple[core.Kernel, Callable[[Origin], bool] | None]] = [(plain, None)]
     keep_race = race_vcs(kernel, check_races)
     if keep_race is not None:
-        checked, sites = race_kernel(kernel, n, check_races)
+        checked, sites = race_kernel(kernel, n, check_races, benign_writes)
         log_invariants = survivors(checked)
         sources.append((checked, keep_race))
     vcs: list[PreparedVc] = []
@@ -150,15 +151,15 @@ def prepare(
     unroll_limit: int = DEFAULT_UNROLL,
     clang: ClangOptions | None = None,
     check_races: bool = True,
+    benign_writes: str = SAME_VALUE,
 ) -> tuple[list[PreparedKernel], list[SpecError]]:
     prepared: list[PreparedKernel] = []
     errors: list[SpecError] = []
     for path in spec_files(paths):
         try:
             for kernel in deep(lambda: load_kernels(path, clang)):  # noqa: B023 (called at once)
-                prepared.append(
-                    deep(lambda: prepare_kernel(path, kernel, threads, unroll_limit, check_races))  # noqa: B023
-                )
+                args = (path, kernel, threads, unroll_limit, check_races, benign_writes)
+                prepared.append(deep(lambda: prepare_kernel(*args)))  # noqa: B023
         except SpecError as e:
             errors.append(e)
     return prepared, errors
@@ -284,7 +285,9 @@ def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[
 
 
 def verify(paths: Sequence[str], options: VerifyOptions) -> RunResult:
-    prepared, errors = prepare(paths, options.threads, options.unroll, options.clang, options.check_races)
+    prepared, errors = prepare(
+        paths, options.threads, options.unroll, options.clang, options.check_races, options.benign_writes
+    )
     return RunResult(tuple(solve(prepared, options)), tuple(errors))
 
 

@@ -215,6 +215,7 @@ def options_fingerprint(options: VerifyOptions, replay: bool) -> str | None:
         f"unroll={options.unroll}",
         repr(options.clang),
         f"races={options.check_races}",
+        f"benign={options.benign_writes}",
         f"confirm={options.confirm}",
         f"replay={replay}",
     ]

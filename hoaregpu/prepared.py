@@ -15,7 +15,7 @@ from .clang_options import ClangOptions
 from .errors import ConfigError, Span, SpecError
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
-from .races import Site
+from .races import SAME_VALUE, Site
 from .solvers.executor import Executor
 from .solvers.options import SolverOptions
 from .solvers.outcome import Outcome, SolverResult
@@ -162,6 +162,7 @@ class VerifyOptions:
     unroll: int = DEFAULT_UNROLL  # iterations up to which a loop without invariant is unrolled
     clang: ClangOptions = field(default_factory=ClangOptions)  # `-D`, `-I`
     check_races: bool = True  # race VCs (hoaregpu.races); off (`--assume-race-free`): assumed
+    benign_writes: str = SAME_VALUE  # which same-value writes are no race (races.BENIGN_WRITES)
     executor: Executor | None = None  # where solver tasks run (None: `jobs` local workers)
 
     def __post_init__(self) -> None:

@@ -49,6 +49,13 @@ from .terms import (
 from .vc.kinds import Origin, VcKind
 
 READ, WRITE, ATOMIC = "read", "write", "atomic"
+# Which writes of the same value by two threads are tolerated (docs/races.md, "Benign writes"):
+# every one (Definition 5.4(b), the default); only those whose value reads no memory, directly
+# or through a local (GPUVerify's default, whose threads may read different values from one
+# cell); none (GPUVerify's --no-benign-tolerance). Each is sound: tolerating fewer only adds
+# races.
+SAME_VALUE, UNREAD_VALUES, NO_BENIGN = "same-value", "unread-values", "none"
+BENIGN_WRITES = (SAME_VALUE, UNREAD_VALUES, NO_BENIGN)
 # what each kind of access conflicts with in another thread's logs
 CONFLICTS = {READ: (WRITE, ATOMIC), WRITE: (READ, WRITE, ATOMIC), ATOMIC: (READ, WRITE)}
 PREFIX = "hg.race"  # `.` cannot occur in a C name or a lowering rename: ghosts never clash
@@ -135,6 +142,7 @@ class Instrumenter:
     global_: frozenset[str]  # global memory (not `__shared__`)
     thread_coords: list[Coord]
     block_coords: list[Coord]
+    tolerant: frozenset[str]  # arrays whose writes of the same value by two threads are no race
     sites: dict[int, Site] = field(default_factory=dict)
     _sites: count[int] = field(default_factory=lambda: count(1))
     # the accesses logged inside each loop being instrumented, innermost last
@@ -222,8 +230,8 @@ class Instrumenter:
                 Binary(BinOp.EQ, self._other(offset(acc.array, kind, k), u, b), c)
                 for k, c in enumerate(acc.cell)
             ]
-            if acc.kind == WRITE and kind == WRITE and acc.value is not None:
-                # the same value written by both is tolerated (Definition 5.4(b))
+            if acc.kind == WRITE and kind == WRITE and acc.value is not None and acc.array in self.tolerant:
+                # the same value written by both is tolerated (Definition 5.4(b); `BENIGN_WRITES`)
                 same.append(Binary(BinOp.NE, self._other(value_of(acc.array), u, b), acc.value))
             parts.append(_and(same))
         return _or(parts)
@@ -380,8 +388,46 @@ def memory_writes(kernel: core.Kernel) -> tuple[set[str], set[str]]:
     return written & memory, atomic & memory
 
 
+def tolerant_arrays(kernel: core.Kernel, written: set[str], benign: str) -> frozenset[str]:
+    """The arrays of `written` whose same-value writes are tolerated under the policy
+    `benign` (`BENIGN_WRITES`). UNREAD_VALUES: those whose every written value reads no memory
+    array, neither directly nor through a local that some assignment (or a call, or an
+    atomic's result) may have given a value read from memory (flow-insensitive, so it may
+    tolerate fewer than GPUVerify: never more)."""
+    if benign not in BENIGN_WRITES:
+        raise ValueError(f"benign writes: {benign!r} is not one of {', '.join(BENIGN_WRITES)}")
+    if benign == SAME_VALUE:
+        return frozenset(written)
+    if benign == NO_BENIGN:
+        return frozenset()
+    # memory: arrays, and the scalars some thread writes (a parameter never written is one
+    # value for every thread)
+    memory = {
+        d.name for d in kernel.decls if d.kind is core.VarKind.SHARED and (d.dim > 0 or d.name in written)
+    }
+    assigns = [s for s in core.statements(kernel.body) if isinstance(s, core.Assign)]
+    tainted = set(memory)
+    for s in core.statements(kernel.body):
+        if isinstance(s, core.Opaque):  # a call's or an atomic's results: not known equal
+            tainted |= set(s.havoc)
+    changed = True
+    while changed:
+        changed = False
+        for a in assigns:
+            if a.target not in tainted and _reads_any(a.value, tainted):
+                tainted.add(a.target)
+                changed = True
+    return frozenset(
+        x for x in written if not any(a.target == x and _reads_any(a.value, tainted) for a in assigns)
+    )
+
+
+def _reads_any(t: Term, names: set[str]) -> bool:
+    return any(isinstance(s, Var) and s.name in names for s in subterms(t))
+
+
 def race_kernel(
-    kernel: core.Kernel, launch: Launch, check_races: bool = True
+    kernel: core.Kernel, launch: Launch, check_races: bool = True, benign: str = SAME_VALUE
 ) -> tuple[core.Kernel, dict[int, Site]]:
     """The kernel whose VCs `race_vcs` selects: `instrument`ed, with the inferred loop
     invariants about the logs that are proved (hoaregpu.race_invariants), its access facts
@@ -400,12 +446,12 @@ def race_kernel(
     from .race_invariants import houdini
 
     facts = access_facts.spans(kernel)
-    checked, sites, candidates = _instrument(kernel)
+    checked, sites, candidates = _instrument(with_blocks(kernel, launch), benign)
     if not check_races:
         checked = replace(checked, body=_without_checks(checked.body))
     # the `ensures` with access facts are proved here (`race_vcs`), the others in the kernel
     ensures = tuple(f for f in checked.ensures if (f.span.path, f.span.line, f.span.col) in facts)
-    checked = replace(checked, ensures=ensures)
+    checked = without_unread_stores(replace(checked, ensures=ensures))
     return (houdini(checked, launch, candidates) if candidates else checked), sites
 
 
@@ -420,6 +466,67 @@ def _without_checks(stmt: core.Stmt) -> core.Stmt:
     if isinstance(stmt, core.While):
         return replace(stmt, body=_without_checks(stmt.body))
     return stmt
+
+
+def with_blocks(kernel: core.Kernel, launch: Launch) -> core.Kernel:
+    """The kernel reading the block coordinates of which `launch` fixes several blocks, when
+    it writes global memory: a kernel that reads neither `blockIdx` nor `gridDim` has that
+    coordinate collapsed to one block (hoaregpu.grid), which is right for its own VCs (every
+    block does the same) but not for races: each block then accesses the same global cells,
+    so `a[threadIdx.x] += 1` over `--gridDim=2` races between the blocks. (A launch that
+    leaves the grid open keeps the documented one-block reading: docs/races.md.) The
+    mention is an `assume blockIdx.<axis> >= 0`, true of every thread."""
+    from .terms import BlockId
+
+    written, _ = memory_writes(kernel)
+    if not written - {d.name for d in kernel.decls if d.role is core.VarRole.SHARED_ARRAY}:
+        return kernel
+    live = live_coords(kernel)
+    missing = [axis for axis in range(3) if Coord(True, axis) not in live and (launch.grid[axis] or 1) > 1]
+    if not missing:
+        return kernel
+    span = kernel.span or Span("<kernel>", 1, 1)
+    mention = [
+        core.Assume(core.Formula(Binary(BinOp.GE, BlockId(span, axis), IntLit(0)), span), span)
+        for axis in missing
+    ]
+    return replace(kernel, body=_seq([*mention, kernel.body]))
+
+
+def without_unread_stores(kernel: core.Kernel) -> core.Kernel:
+    """The kernel without its assignments to memory arrays that nothing reads (no term of
+    the kernel, its contract, invariants, assertions or ghost code, and no atomic, whose
+    result is the cell's old value). Such an array's contents change no other variable, so
+    every VC means what it meant; the race checks and logs of those stores are statements
+    of their own and stay. The stores only cost: a write of `p[gid]` over a grid makes the
+    solver invert the thread numbering to build a model of the array's new contents, and z3
+    found no counterexample in minutes to the race a kernel writing `p[gid + 1]` has.
+    (A racy store's value is of no consequence either: no one reads it.)"""
+    from .grid import kernel_terms
+
+    memory = {d.name for d in kernel.decls if d.kind is core.VarKind.SHARED}
+    read: set[str] = set()
+    for t in kernel_terms(kernel):
+        read |= {s.name for s in subterms(t) if isinstance(s, Var) and s.name in memory}
+    for s in core.statements(kernel.body):
+        if isinstance(s, core.Opaque) and s.atomic is not None:
+            read.add(s.atomic.target)
+    unread = memory - read
+    if not unread:
+        return kernel
+
+    def strip(s: core.Stmt) -> core.Stmt:
+        if isinstance(s, core.Assign) and s.target in unread:
+            return core.Skip()
+        if isinstance(s, core.Seq):
+            return replace(s, stmts=tuple(strip(x) for x in s.stmts))
+        if isinstance(s, core.If):
+            return replace(s, then=strip(s.then), orelse=strip(s.orelse))
+        if isinstance(s, core.While):
+            return replace(s, body=strip(s.body))
+        return s
+
+    return replace(kernel, body=strip(kernel.body))
 
 
 def is_race_vc(origin: Origin) -> bool:
@@ -459,7 +566,9 @@ def instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site]]:
     return drop_candidates(checked, set(candidates)), sites
 
 
-def _instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site], dict[int, core.Formula]]:
+def _instrument(
+    kernel: core.Kernel, benign: str = SAME_VALUE
+) -> tuple[core.Kernel, dict[int, Site], dict[int, core.Formula]]:
     """The kernel with race checks (module doc), and its access sites; unchanged when no
     memory is written. Device functions with contracts write no memory: their reads are
     checked at the call."""
@@ -477,6 +586,7 @@ def _instrument(kernel: core.Kernel) -> tuple[core.Kernel, dict[int, Site], dict
         frozenset(glob & logged),
         [c for c in live if not c.block],
         [c for c in live if c.block],
+        tolerant_arrays(kernel, written, benign),
     )
     first = Instrumenter(*args, written=frozenset(written))
     first.stmt(kernel.body)  # which logs the accesses write

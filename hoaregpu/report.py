@@ -201,9 +201,12 @@ def launch_lines(k: KernelResult) -> list[str]:
     if not ignored:
         return []
     where = k.prepared.kernel.span or k.prepared.path
+    races = ""
+    if k.prepared.races_checked and any(x.startswith("gridDim") for x in ignored):
+        races = " (the race checks of global memory keep the blocks: races.with_blocks)"
     return [
         f"{where}: note: kernel {k.prepared.kernel.name} reads neither the index nor the size of "
-        f"{', '.join(ignored)} (given on the command line): it is verified for size 1 there [launch]"
+        f"{', '.join(ignored)} (given on the command line): it is verified for size 1 there{races} [launch]"
     ]
 
 

@@ -87,9 +87,10 @@ def test_options_that_change_results_are_part_of_the_key(tmp_path: Path, counted
     verify(str(spec), jobs=1, threads=4)
     verify(str(spec), jobs=1, check_races=False)
     verify(str(spec), jobs=1, defines=("UNUSED=1",))
-    assert len(counted_prepare) == 5
+    verify(str(spec), jobs=1, benign_writes="none")
+    assert len(counted_prepare) == 6
     verify(str(spec), jobs=2)  # how many workers run does not change an answer
-    assert len(counted_prepare) == 5
+    assert len(counted_prepare) == 6
 
 
 def test_a_new_hoaregpu_is_a_miss(

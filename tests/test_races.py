@@ -4,6 +4,7 @@ invariants inferred for the logs, and the `--check-races` switch of `verify`."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,119 @@ def test_launch_is_unchanged_by_the_checks(tmp_path: Path) -> None:
     assert checked.launch == plain.launch == Launch((4, None, None))
     assert checked.kernel == plain.kernel  # the prepared kernel (replayed) has no ghosts
     assert checked.races_checked and not plain.races_checked
+
+
+UNREAD = """\
+/*@ requires blockDim.x == 4;
+*/
+__global__ void unread(int *p, int *q, int *r) {
+    p[threadIdx.x] = 1;
+    q[threadIdx.x] = 2;
+    r[threadIdx.x] = q[threadIdx.x];
+    atomicAdd(&r[0], 1);
+}
+"""
+
+
+def test_the_race_kernel_leaves_out_stores_to_memory_nothing_reads(tmp_path: Path) -> None:
+    """p is never read: its store leaves the race kernel (its check and log stay); q is read
+    and r is the target of an atomic (which returns the old cell): theirs stay."""
+    from hoaregpu.races import without_unread_stores
+
+    (k,) = load_kernels(write(tmp_path, "unread.cu", UNREAD))
+    checked, _ = instrument(k)
+    stripped = without_unread_stores(checked)
+
+    def stores(kernel: core.Kernel) -> list[str]:
+        assigns = [s for s in core.statements(kernel.body) if isinstance(s, core.Assign)]
+        return [s.target for s in assigns if not s.target.startswith(PREFIX)]
+
+    assert sorted(stores(checked)) == ["p", "q", "r"]
+    assert sorted(stores(stripped)) == ["q", "r"]
+    checks = [s for s in core.statements(stripped.body) if isinstance(s, core.Assert)]
+    assert len(checks) == len([s for s in core.statements(checked.body) if isinstance(s, core.Assert)])
+    assert any(s.span is not None and s.span.line == 4 for s in checks)  # p's store is still checked
+
+
+BENIGN = """\
+/*@ requires blockDim.x == 4;
+*/
+__global__ void benign(int *a, int *b, int *c, int *d, int *e, int n) {
+    int x = b[0];
+    int y = x + 1;
+    a[0] = b[1];
+    c[0] = 1;
+    d[0] = y;
+    e[0] = n + 2;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("benign", "tolerant"),
+    [("same-value", {"a", "c", "d", "e"}), ("unread-values", {"c", "e"}), ("none", set())],
+)
+def test_which_same_value_writes_are_tolerated(tmp_path: Path, benign: str, tolerant: set[str]) -> None:
+    """unread-values (GPUVerify's default): a value read from memory, also through locals
+    (d's y = x + 1, x = b[0]), is not known to be one value at two threads; a constant and a
+    parameter (never written) are."""
+    from hoaregpu.races import memory_writes, tolerant_arrays
+
+    (k,) = load_kernels(write(tmp_path, "benign.cu", BENIGN))
+    written, _ = memory_writes(k)
+    assert {k.decl(x).display_name for x in tolerant_arrays(k, written, benign)} == tolerant
+
+
+@pytest.mark.parametrize(
+    ("benign", "refuted"), [("same-value", []), ("unread-values", [6, 8]), ("none", [6, 7, 8, 9])]
+)
+def test_same_value_writes_race_under_gpuverify_policies(
+    tmp_path: Path, benign: str, refuted: list[int]
+) -> None:
+    path = write(tmp_path, "benign.cu", BENIGN)
+    run = verify([path], replace(options(True), benign_writes=benign))
+    assert not run.errors
+    lines = sorted(
+        r.vc.origin.span.line
+        for k in run.kernels
+        for r in k.results
+        if r.result.outcome is Outcome.REFUTED and r.vc.origin.span is not None
+    )
+    assert lines == refuted
+    assert all(
+        r.result.outcome is Outcome.PROVED
+        for k in run.kernels
+        for r in k.results
+        if r.vc.origin.span.line not in refuted
+    )
+
+
+NO_BLOCK_INDEX = """\
+__global__ void no_block_index(int *a, int *out) {
+    __shared__ int s[4];
+    s[threadIdx.x] = threadIdx.x;
+    out[threadIdx.x + 4 * s[threadIdx.x]] = 1;
+    a[threadIdx.x] = a[threadIdx.x] + 1;
+}
+"""
+
+
+@pytest.mark.parametrize(("grid", "refuted"), [(2, [5]), (1, []), (None, [])])
+def test_blocks_a_launch_fixes_race_though_the_kernel_reads_no_block_index(
+    tmp_path: Path, grid: int | None, refuted: list[int]
+) -> None:
+    """`--gridDim=2` on a kernel that reads neither blockIdx nor gridDim: its own VCs are
+    those of one block, but thread t of each block increments a[t] (line 5), a race between
+    the blocks that was verified. The `__shared__` s is per block and out's same-value
+    stores are tolerated: no race there. An open grid keeps the one-block reading."""
+    path = write(tmp_path, "nbi.cu", NO_BLOCK_INDEX)
+    launch = Launch((4, 1, 1), (grid, 1, 1))
+    run = verify([path], replace(options(True), threads=launch))
+    assert not run.errors
+    found = [
+        (r.vc.origin.kind.value, r.vc.origin.span.line, r.result.outcome)
+        for k in run.kernels
+        for r in k.results
+    ]
+    assert sorted(line for kind, line, o in found if o is Outcome.REFUTED) == refuted
+    assert all(o in (Outcome.PROVED, Outcome.REFUTED) for _, _, o in found)

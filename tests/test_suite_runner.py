@@ -57,6 +57,24 @@ def test_expected_error_categories(expectation: str, category: str, checked: boo
     assert (h.category, h.checked) == (category, checked)
 
 
+@pytest.mark.parametrize(
+    ("flags", "benign"),
+    [
+        ("--local_size=64", "unread-values"),  # GPUVerify's default: read values may differ
+        ("--local_size=64 --adversarial-abstraction", "unread-values"),
+        ("--local_size=64 --equality-abstraction --no-inline", "same-value"),
+        ("--local_size=64 --no-benign-tolerance", "none"),
+        ("--no-benign-tolerance --equality-abstraction", "none"),
+    ],
+)
+def test_gpuverify_flags_on_same_value_writes_are_followed(flags: str, benign: str) -> None:
+    h = read_header(f"//pass\n//{flags}\n__kernel void k() {{}}\n")
+    assert h.benign_writes == benign
+    assert not {"--adversarial-abstraction", "--equality-abstraction", "--no-benign-tolerance"} & set(
+        h.ignored
+    )
+
+
 def test_only_the_second_line_holds_flags() -> None:
     h = read_header(
         "//xfail:COMMAND_LINE_ERROR\n//--local_size=8\n//--num_groups=: not allowed with --global_size\n"

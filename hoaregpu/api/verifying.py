@@ -142,6 +142,7 @@ def verify(
     include_dirs: Sequence[str] = (),
     on_prepared: Callable[[Sequence[PreparedKernel]], None] | None = None,
     check_races: bool = True,
+    benign_writes: str = "same-value",
     on_vc: Callable[[PreparedKernel, PreparedVc, SolverResult], None] | None = None,
     executor: str | Executor = "local",
     scheduler: str | None = None,
@@ -163,6 +164,9 @@ def verify(
       (the whole-file cache, which keeps no SMT text, is then not read);
     - `check_races`: prove race-freedom too (the default; False is `--assume-race-free`:
       the verdicts then assume it, docs/races.md).
+    - `benign_writes`: which writes of one value by two threads are no race: `"same-value"`
+      (every one, the default), `"unread-values"` (GPUVerify's default: only values that
+      read no memory), `"none"` (`--benign-writes`, docs/races.md).
     - `on_vc(kernel, vc, answer)`: progress, called as each VC is answered (completion order);
     - `executor`: `"local"` (`jobs` worker processes here), `"dask"` (a local Dask cluster of
       `jobs` workers, or the scheduler at `scheduler="tcp://HOST:PORT"`), or an `Executor`
@@ -192,6 +196,7 @@ def verify(
         unroll=unroll,
         clang=ClangOptions(tuple(defines), tuple(include_dirs)),
         check_races=check_races,
+        benign_writes=benign_writes,
     )
     files = list(dict.fromkeys(spec_files(names)))  # a file named twice is verified once
     file_cache = _file_cache(options, replay) if cache else None
@@ -235,7 +240,7 @@ def _verify_files(
     failed: set[str] = set()  # with an input error (its span may be in a header): not stored
     for f in files:
         made, file_errors = driver.prepare(
-            [f], options.threads, options.unroll, options.clang, options.check_races
+            [f], options.threads, options.unroll, options.clang, options.check_races, options.benign_writes
         )
         prepared += made
         errors += file_errors

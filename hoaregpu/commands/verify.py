@@ -81,6 +81,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     # race checking is the default; the old switch stays accepted so that scripts keep working
     races.add_argument("--check-races", action="store_true", help="the default (accepted for old scripts)")
     v.add_argument(
+        "--benign-writes",
+        choices=("same-value", "unread-values", "none"),
+        default="same-value",
+        help="which writes of one value to one cell by two threads are no race: every one "
+        "(same-value, the default: the paper's Definition 5.4(b)), those whose value reads no "
+        "memory (unread-values: GPUVerify's default), none (GPUVerify's --no-benign-tolerance)",
+    )
+    v.add_argument(
         "--show-invariants",
         action="store_true",
         help="print the loop invariants inferred for the race checks (Houdini survivors), per loop",
@@ -127,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
         solver_cmd=args.solver_cmd,
         on_prepared=show if args.show_core or args.show_invariants or args.dump_smt else None,
         check_races=not args.assume_race_free,
+        benign_writes=args.benign_writes,
         executor=args.executor,
         scheduler=args.scheduler,
     )

@@ -7,7 +7,8 @@ A GPUVerify test (`kernel.cu` / `kernel.cl`) begins with comment lines:
     //kernel.cu:12:5: error: this assertion might not hold      (xfail: the expected error, a regex)
 
 Flags that fix the launch (`--blockDim`, `--gridDim`, `--local_size`, `--num_groups`,
-`--global_size`) and the preprocessor (`-DNAME=V`, `-I DIR`) are taken; GPUVerify's other
+`--global_size`) and the preprocessor (`-DNAME=V`, `-I DIR`) are taken, and so is GPUVerify's
+policy on writes of one value by two threads (`BENIGN`); GPUVerify's other
 flags (`--no-inline`, `--equality-abstraction`, ...) are ignored and listed as notes.
 """
 
@@ -41,6 +42,18 @@ INCOMPARABLE_FLAGS = frozenset(
     }
 )
 
+# GPUVerify's flags that decide which writes of the same value by two threads are no race
+# (hoaregpu.races.BENIGN_WRITES). Without them, GPUVerify's reads of memory may give the two
+# threads of its pair different values (arrays are modelled adversarially, or per thread), so
+# only a value read from no memory is known to be the same: `unread-values`.
+# `--equality-abstraction` makes the threads' arrays equal at barriers: every same value.
+BENIGN = {
+    "--no-benign-tolerance": "none",
+    "--equality-abstraction": "same-value",
+    "--adversarial-abstraction": "unread-values",
+}
+GPUVERIFY_BENIGN = "unread-values"
+
 # what an xfail kernel's expected error says, first match wins: (pattern, category, checked by us)
 _CATEGORIES: tuple[tuple[str, str, bool], ...] = (
     (r"barrier invariant", "barrier-invariant", False),
@@ -66,6 +79,7 @@ class Header:
     defines: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
     ignored: tuple[str, ...] = ()  # GPUVerify flags without meaning here
+    benign_writes: str = GPUVERIFY_BENIGN  # which same-value writes are no race (`BENIGN`)
 
     @property
     def incomparable(self) -> tuple[str, ...]:
@@ -132,6 +146,7 @@ def read_header(text: str) -> Header:
     defines: list[str] = []
     includes: list[str] = []
     ignored: list[str] = []
+    benign = GPUVERIFY_BENIGN
     tokens = " ".join(flags).split()
     i = 0
     while i < len(tokens):
@@ -146,6 +161,8 @@ def read_header(text: str) -> Header:
             defines.append(tok[2:])
         elif tok.startswith("-I") and len(tok) > 2:
             includes.append(tok[2:])
+        elif tok in BENIGN:
+            benign = BENIGN[tok] if benign != "none" else benign
         else:
             ignored.append(tok)
         i += 1
@@ -160,5 +177,6 @@ def read_header(text: str) -> Header:
         defines=tuple(defines),
         include_dirs=tuple(includes),
         ignored=tuple(ignored),
+        benign_writes=benign,
         **values,
     )

@@ -73,8 +73,11 @@ def verify_one(
         threads=launch,
         clang=header.clang_options(),
         check_races=check_races,
+        benign_writes=header.benign_writes,
     )
-    prepared, errors = prepare([path], launch, options.unroll, options.clang, check_races)
+    prepared, errors = prepare(
+        [path], launch, options.unroll, options.clang, check_races, header.benign_writes
+    )
     if errors:
         out = classify_error(errors[0])
         if sarif_root is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from pipeline_kit import PROVED, REFUTED, decide, lower, verdicts
+from pysmt.fnode import FNode
 from pysmt.shortcuts import And, Equals, Int
 from pysmt.typing import INT, FunctionType
 
@@ -172,3 +173,37 @@ def test_c_names_that_are_smtlib_reserved_words_but_not_theory_symbols_work() ->
         __global__ void k() { int match = 1; int push = 2; int BINARY = 3; }
         """
     assert [v.outcome for v in verdicts(src)] == [PROVED]
+
+
+@pytest.mark.parametrize("threads", [8, 100_000])
+def test_a_branch_predicate_over_many_threads_is_the_guarded_definition(threads: int) -> None:
+    """Above MAX_EXPANSION threads `z` is defined by an equation with a fresh `outside`
+    function for the non-threads: with `outside := z` it is the guarded definition, and it
+    implies it; below, it is the guarded definition itself."""
+    from pysmt.shortcuts import Implies, Symbol
+    from pysmt.typing import BOOL
+
+    with fresh_env() as env:
+        enc = Encoder(KERNEL, env, threads)
+        z = Symbol("z", FunctionType(BOOL, [INT]))
+        cond = parse_expr("tid % 3 < 2")
+        defined = enc.define_thread_pred(z, cond)
+        outside = [s for s in defined.get_free_variables() if s.symbol_name().startswith("z.outside")]
+        assert len(outside) == (1 if threads > 64 else 0)
+        i = Symbol("i0", INT)
+        guarded = enc.mgr.ForAll(
+            [i], Implies(enc.in_range(i), enc.mgr.Iff(enc.mgr.Function(z, [i]), enc.cond_at(cond, i)))
+        )
+        formulas = [Implies(defined, guarded)]
+        if outside:
+            (j,) = defined.quantifier_vars()
+            m = enc.mgr
+
+            def shape(other: FNode) -> FNode:
+                return m.ForAll(
+                    [j], m.Iff(m.Function(z, [j]), m.Ite(enc.in_range(j), enc.cond_at(cond, j), other))
+                )
+
+            assert defined == shape(m.Function(outside[0], [j]))
+            formulas.append(Implies(guarded, shape(m.Function(z, [j]))))  # outside := z
+        assert decide(formulas) == [PROVED] * len(formulas)
