@@ -23,7 +23,7 @@ user's (issue 11, item 4).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import core
 from .access_facts import without as without_facts
@@ -184,24 +184,25 @@ def _drop(stmt: core.Stmt, dropped: set[int]) -> core.Stmt:
     return stmt
 
 
-def _proved(env: object, formula: object, seconds: float) -> bool:
-    """z3 in this process (a worker process per candidate VC costs more than most proofs)."""
-    from pysmt import logics
-    from pysmt.exceptions import SolverReturnedUnknownResultError
+def _proved(env: Any, formula: Any, seconds: float) -> bool:
+    """z3 in this process (a worker process per candidate VC costs more than most proofs), in
+    a z3 context of its own: z3's contexts are not thread-safe, and with other threads in the
+    process (the language server's, a Dask client's) a garbage collection there could free
+    objects of the shared main context while this query ran on it (a segfault seen in a test
+    run). Otherwise as pySMT's `Z3Solver` for UFLIRA: a plain `Solver` with models on."""
+    import z3
     from pysmt.shortcuts import Not
-    from pysmt.solvers.z3 import Z3Solver
+    from pysmt.solvers.z3 import Z3Converter
 
+    ctx = z3.Context()
+    solver = z3.Solver(ctx=ctx)
+    solver.set("model", True)
     # a resource limit, not only a time limit: which candidates survive must not depend on
     # the machine's load (the time limit only bounds a pathological case)
-    options = {"timeout": int(seconds * 1000), "rlimit": HOUDINI_RLIMIT}
-    solver = Z3Solver(env, logics.UFLIRA, solver_options=options)
-    try:
-        solver.add_assertion(Not(formula))
-        return not solver.solve()
-    except SolverReturnedUnknownResultError:
-        return False
-    finally:
-        solver.exit()
+    solver.set("timeout", int(seconds * 1000))
+    solver.set("rlimit", HOUDINI_RLIMIT)
+    solver.add(Z3Converter(env, z3_ctx=ctx).convert(Not(formula)))
+    return bool(solver.check() == z3.unsat)
 
 
 def houdini(kernel: core.Kernel, launch: Launch, candidates: dict[int, core.Formula]) -> core.Kernel:
