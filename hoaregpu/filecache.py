@@ -137,8 +137,9 @@ class FileCache:
         self.hits = 0
         self.stores = 0
 
-    def key(self, path: str) -> str | None:
-        content = file_hash(path)
+    def key(self, path: str, content: str | None = None) -> str | None:
+        """The entry's key for `path` with the sha256 `content` (default: of the file now)."""
+        content = content if content is not None else file_hash(path)
         if content is None:
             return None
         return _digest([f"hoaregpu-files-v{FORMAT}", tool_fingerprint(), self.options, path, content])
@@ -165,17 +166,24 @@ class FileCache:
         self.hits += 1
         return tuple(_as_cached(k, self.timeout) for k in entry.kernels)
 
-    def put(self, path: str, kernels: Sequence[KernelResult], dependencies: Sequence[str]) -> None:
-        """Store a file's results, unless some answer is a solver error (tried again next time)."""
+    def put(
+        self,
+        path: str,
+        kernels: Sequence[KernelResult],
+        content: str,
+        dependencies: Sequence[tuple[str, str | None]],
+    ) -> None:
+        """Store a file's results under the sha256 `content` of the bytes that were parsed and
+        the `dependencies` (included files, sha256 taken at the parse: `frontend.what_was_read`),
+        unless some answer is a solver error (tried again next time)."""
         if any(r.result.outcome not in _STORABLE for k in kernels for r in k.results):
             return
         if any(k.precondition is not None and k.precondition.outcome not in _STORABLE for k in kernels):
             return
-        key = self.key(path)
-        hashes = [(dep, file_hash(dep)) for dep in dependencies]
-        if key is None or any(h is None for _, h in hashes):
+        key = self.key(path, content)
+        if key is None or any(h is None for _, h in dependencies):
             return
-        deps = tuple((dep, h) for dep, h in hashes if h is not None)
+        deps = tuple((dep, h) for dep, h in dependencies if h is not None)
         entry = _Entry(key, deps, tuple(_slim(k) for k in kernels))
         target = self._path(key)
         tmp = None

@@ -114,9 +114,11 @@ def test_input_errors_and_solver_errors_are_not_stored(tmp_path: Path, counted_p
     error = [replace(r, result=replace(r.result, outcome=Outcome.ERROR)) for r in kernels[0].results]
     broken = [replace(kernels[0], results=tuple(error))]
     files = filecache.FileCache("options", 10.0)
-    files.put(str(spec), broken, ())
+    content = filecache.file_hash(str(spec))
+    assert content is not None
+    files.put(str(spec), broken, content, ())
     assert files.stores == 0 and files.get(str(spec)) is None
-    files.put(str(spec), kernels, ())
+    files.put(str(spec), kernels, content, ())
     assert files.stores == 1 and files.get(str(spec)) is not None
 
 
@@ -149,3 +151,21 @@ def test_asking_for_the_prepared_kernels_prepares_them(tmp_path: Path, counted_p
     assert main(["verify", str(spec), "--jobs", "1", "--dump-smt", str(dump)]) == 0
     scripts = list(dump.rglob("*.smt2"))
     assert scripts and all("(check-sat)" in p.read_text() for p in scripts)
+
+
+def test_a_file_edited_while_it_is_verified_is_stored_under_what_was_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The results belong to the text parsed: an edit saved during the run must not get them."""
+    spec = _spec(tmp_path, check=2)  # refuted as parsed
+    real = driver.solve
+
+    def solve_then_edit(*args: Any, **kwargs: Any) -> Any:
+        out = real(*args, **kwargs)
+        _spec(tmp_path, check=1)  # the user saves a fixed version before the run ends
+        return out
+
+    monkeypatch.setattr(driver, "solve", solve_then_edit)
+    assert verify(str(spec), jobs=1).exit_code == 1
+    monkeypatch.setattr(driver, "solve", real)
+    assert verify(str(spec), jobs=1).verified  # the fixed text is verified, not given the old results

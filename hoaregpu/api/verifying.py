@@ -211,11 +211,12 @@ def verify(
     solved, errors, failed = _verify_files(todo, options, on_prepared, on_vc, executor, scheduler, replay)
     by_file = {f: [k for k in solved if k.prepared.path == f] for f in todo}
     if file_cache is not None and todo:
-        from ..frontend import included_files
+        from ..frontend import what_was_read
 
         for f in todo:
-            if f not in failed:
-                file_cache.put(f, by_file[f], included_files(f))
+            read = what_was_read(f)
+            if f not in failed and read is not None:  # keyed by what was parsed, not by the file now
+                file_cache.put(f, by_file[f], *read)
     kernels = [k for f in files for k in (cached[f] if f in cached else by_file[f])]
     return from_run(RunResult(tuple(kernels), tuple(errors)))
 

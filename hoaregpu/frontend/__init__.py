@@ -9,6 +9,8 @@ named as such.
 from __future__ import annotations
 
 import ctypes
+import hashlib
+import io
 import os
 from typing import Any
 
@@ -20,9 +22,10 @@ from . import clang
 from .annotations import define_table, read_annotations
 from .translate import Translator
 
-__all__ = ["ClangOptions", "included_files", "parse_file", "parse_text"]
+__all__ = ["ClangOptions", "included_files", "parse_file", "parse_text", "what_was_read"]
 
 _INCLUDED: dict[str, tuple[str, ...]] = {}
+_READ: dict[str, tuple[str, tuple[tuple[str, str | None], ...]]] = {}
 
 
 def included_files(path: str) -> tuple[str, ...]:
@@ -30,16 +33,38 @@ def included_files(path: str) -> tuple[str, ...]:
     return _INCLUDED.get(path, ())
 
 
+def what_was_read(path: str) -> tuple[str, tuple[tuple[str, str | None], ...]] | None:
+    """The sha256 of the bytes the last `parse_file(path)` parsed, and of each file it
+    included just after (None for one that could not be read): what `filecache` keys a
+    file's results by, so that a file edited while it is verified is not stored under the
+    new text."""
+    return _READ.get(path)
+
+
+def _sha256(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
 def parse_file(path: str, options: ClangOptions | None = None) -> SpecFile:
     """Read and parse a spec file."""
+    _READ.pop(path, None)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read()
+        # decoded as `open(path, encoding="utf-8")` would (universal newlines)
+        text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
     except UnicodeDecodeError as exc:
         raise SpecError(f"the file is not valid UTF-8 ({exc.reason})", Span(path, 1, 1)) from None
     except OSError as exc:
         raise SpecError(f"cannot read the file: {exc.strerror or exc}", Span(path, 1, 1)) from None
-    return parse_text(text, path, options)
+    spec = parse_text(text, path, options)
+    digest = hashlib.sha256(data).hexdigest()
+    _READ[path] = (digest, tuple((dep, _sha256(dep)) for dep in included_files(path)))
+    return spec
 
 
 def parse_text(text: str, path: str = "<string>", options: ClangOptions | None = None) -> SpecFile:
