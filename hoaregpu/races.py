@@ -457,14 +457,19 @@ def race_kernel(
 
 def _without_checks(stmt: core.Stmt) -> core.Stmt:
     """`stmt` with its race checks (asserts of kind `data-race`) skipped."""
-    if isinstance(stmt, core.Assert) and stmt.check is core.CheckKind.DATA_RACE:
+    return _skipping(stmt, lambda s: isinstance(s, core.Assert) and s.check is core.CheckKind.DATA_RACE)
+
+
+def _skipping(stmt: core.Stmt, skipped: Callable[[core.Stmt], bool]) -> core.Stmt:
+    """`stmt` with the statements `skipped` picks replaced by `skip`."""
+    if skipped(stmt):
         return core.Skip(stmt.span)
     if isinstance(stmt, core.Seq):
-        return replace(stmt, stmts=tuple(_without_checks(s) for s in stmt.stmts))
+        return replace(stmt, stmts=tuple(_skipping(s, skipped) for s in stmt.stmts))
     if isinstance(stmt, core.If):
-        return replace(stmt, then=_without_checks(stmt.then), orelse=_without_checks(stmt.orelse))
+        return replace(stmt, then=_skipping(stmt.then, skipped), orelse=_skipping(stmt.orelse, skipped))
     if isinstance(stmt, core.While):
-        return replace(stmt, body=_without_checks(stmt.body))
+        return replace(stmt, body=_skipping(stmt.body, skipped))
     return stmt
 
 
@@ -515,18 +520,9 @@ def without_unread_stores(kernel: core.Kernel) -> core.Kernel:
     if not unread:
         return kernel
 
-    def strip(s: core.Stmt) -> core.Stmt:
-        if isinstance(s, core.Assign) and s.target in unread:
-            return core.Skip()
-        if isinstance(s, core.Seq):
-            return replace(s, stmts=tuple(strip(x) for x in s.stmts))
-        if isinstance(s, core.If):
-            return replace(s, then=strip(s.then), orelse=strip(s.orelse))
-        if isinstance(s, core.While):
-            return replace(s, body=strip(s.body))
-        return s
-
-    return replace(kernel, body=strip(kernel.body))
+    return replace(
+        kernel, body=_skipping(kernel.body, lambda s: isinstance(s, core.Assign) and s.target in unread)
+    )
 
 
 def is_race_vc(origin: Origin) -> bool:
