@@ -129,7 +129,7 @@ def without(kernel: core.Kernel) -> core.Kernel:
 def translated(kernel: core.Kernel, logs: Callable[[str], tuple[str, ...]]) -> core.Kernel:
     """The instrumented kernel with each access fact read as its race logs (module doc);
     `logs(a)`: the kinds of log array `a` has (`Instrumenter.kinds`, none if not logged)."""
-    from .races import READ, WRITE, flag, offset
+    from .race_instrument import READ, WRITE, flag, offset
 
     def fact(acc: Access) -> Term:
         assert isinstance(acc.target, Var)  # lowering checks

@@ -17,7 +17,7 @@ from typing import TypeAlias
 
 from .atomics import AtomicOp
 from .errors import Span, SpecWarning
-from .launch import Launch
+from .launch import Coord, Launch
 from .terms import Term
 
 
@@ -211,6 +211,9 @@ class Kernel:
     launch: Launch = field(default_factory=Launch)
     span: Span | None = field(default=None, compare=False, repr=False)
     device: bool = False  # a `__device__` function with a contract, verified on its own
+    # coordinates the model keeps although nothing reads them (the race kernel's blocks:
+    # hoaregpu.races.with_blocks)
+    kept: frozenset[Coord] = frozenset()
     warnings: tuple[SpecWarning, ...] = field(default=(), compare=False, repr=False)  # from the front end
 
     @property

@@ -28,8 +28,9 @@ from .limits import DEFAULT_UNROLL
 from .loop_inference import inferred, with_candidates
 from .lower import lower_file
 from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcResult, VerifyOptions
+from .race_instrument import Site
 from .race_invariants import survivors
-from .races import SAME_VALUE, Site, race_kernel, race_vcs
+from .races import SAME_VALUE, race_kernel, race_vcs, with_blocks
 from .smt.script import KernelScript
 from .smt.smtlib import script_text
 from .smt.speed import install as install_direct_walks
@@ -78,6 +79,9 @@ def prepare_kernel(
 ) -> PreparedKernel:
     start = time.perf_counter()
     n = kernel_launch(kernel, threads)
+    # the command line's sizes join the contract's: a size of 1 makes its coordinate the
+    # constant 0 (`grid.live_coords`) wherever the kernel is looked at from here on
+    kernel = replace(kernel, launch=n)
     unrolled = unroll(kernel, n, unroll_limit)  # before §4.1: a loop unrolled needs no transform
     # the loops left without invariant get inferred ones (candidates read off the loop before
     # the §4.1 transform hides its condition, pruned on the transformed kernel)
@@ -88,19 +92,22 @@ def prepare_kernel(
     # prepared kernel (which replays counterexamples) stays the program itself.
     sites: Mapping[int, Site] = {}
     log_invariants: tuple[tuple[Span, str], ...] = ()
+    race_program: tuple[core.Kernel, Launch] | None = None
     # (access facts, `\\written(a, i)`, are about the race logs: proved in the race kernel only)
     plain = access_facts.without(kernel)
-    sources: list[tuple[core.Kernel, Callable[[Origin], bool] | None]] = [(plain, None)]
+    sources: list[tuple[core.Kernel, Launch, Callable[[Origin], bool] | None]] = [(plain, n, None)]
     keep_race = race_vcs(kernel, check_races)
     if keep_race is not None:
-        checked, sites = race_kernel(kernel, n, check_races, benign_writes)
+        checked, race_launch, sites = race_kernel(kernel, n, check_races, benign_writes)
+        if race_launch != n:
+            race_program = with_blocks(plain, n)
         log_invariants = survivors(checked)
-        sources.append((checked, keep_race))
+        sources.append((checked, race_launch, keep_race))
     vcs: list[PreparedVc] = []
     prefixes: list[str] = []
-    for source, keep in sources:
+    for source, launch, keep in sources:
         with fresh_env() as env:
-            encoder, encodings = ThreadEncoder(env), choose(n.threads)
+            encoder, encodings = ThreadEncoder(env), choose(launch.threads)
 
             def encoded(f: FNode) -> FNode:
                 return encoder.encode(f, encodings[0])  # noqa: B023 (used in this iteration)
@@ -109,7 +116,7 @@ def prepare_kernel(
             # another encoding worth racing, that VC's alternative is a standalone script
             script = KernelScript(encoded)
             texts = []
-            for vc in generate(source, env, n):
+            for vc in generate(source, env, launch):
                 if keep is not None and not keep(vc.origin):
                     continue
                 queries = [q.smt for q in vc.queries]
@@ -142,6 +149,7 @@ def prepare_kernel(
         sites,
         log_invariants,
         access_facts.spans(kernel),
+        race_program,
     )
 
 

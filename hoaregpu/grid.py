@@ -120,13 +120,15 @@ def live_coords(kernel: core.Kernel) -> tuple[Coord, ...]:
     """The coordinates the model has, in linearisation order: those whose index or size the
     kernel reads; `threadIdx.x` always; in a kernel with atomics every thread coordinate,
     and every block coordinate when they update global memory. The others have size 1."""
-    seen: set[Coord] = {THREAD_X}
+    seen: set[Coord] = {THREAD_X, *kernel.kept}
     for t in kernel_terms(kernel):
         _mentioned(t, seen)
     scopes = atomic_scopes(kernel)
     if scopes:
         seen |= {c for c in ALL_COORDS if not c.block or "global" in scopes}
-    return tuple(c for c in ALL_COORDS if c in seen)
+    # a size the launch fixes at 1 makes its coordinate the constant 0, which the encoder
+    # gives an unread one (`requires gridDim.x == 1;` costs the solver nothing)
+    return tuple(c for c in ALL_COORDS if c in seen and (c == THREAD_X or kernel.launch.size(c) != 1))
 
 
 def atomic_scopes(kernel: core.Kernel) -> set[str]:
@@ -157,11 +159,13 @@ def own_cell(live: tuple[Coord, ...]) -> tuple[Term, ...] | None:
 # -- per-block shared memory -------------------------------------------------------------
 
 
-def per_block_shared(kernel: core.Kernel) -> core.Kernel:
-    """Give each `__shared__` variable one leading index per live block coordinate.
+def per_block_shared(kernel: core.Kernel, blocks: list[Coord] | None = None) -> core.Kernel:
+    """Give each `__shared__` variable one leading index per live block coordinate (or per
+    coordinate of `blocks`: those a kernel already so indexed is given anew).
 
     Identity for kernels with one (live) block, so their VCs are unchanged."""
-    blocks = [c for c in live_coords(kernel) if c.block]
+    if blocks is None:
+        blocks = [c for c in live_coords(kernel) if c.block]
     names = {d.name for d in kernel.decls if d.role is core.VarRole.SHARED_ARRAY}
     if not blocks or not names:
         return kernel

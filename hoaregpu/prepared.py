@@ -15,7 +15,8 @@ from .clang_options import ClangOptions
 from .errors import ConfigError, Span, SpecError
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
-from .races import SAME_VALUE, Site
+from .race_instrument import Site
+from .races import SAME_VALUE
 from .solvers.executor import Executor
 from .solvers.options import SolverOptions
 from .solvers.outcome import Outcome, SolverResult
@@ -71,6 +72,9 @@ class PreparedKernel:
     inferred_invariants: tuple[tuple[Span, str], ...] = ()
     # where the clauses with access facts stand (hoaregpu.access_facts): no run can check them
     access_facts: frozenset[tuple[str, int, int]] = frozenset()
+    # the program and launch the race VCs speak of, where they keep blocks the kernel does
+    # not read (hoaregpu.races.with_blocks): their counterexamples are replayed on it
+    race_program: tuple[core.Kernel, Launch] | None = None
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from .terms import (
 )
 
 if TYPE_CHECKING:
-    from .races import Access, Instrumenter
+    from .race_instrument import Access, Instrumenter
 
 INFERRED_COL = SYNTHETIC_COL  # columns from here on mark candidate clauses (never a real column)
 HOUDINI_TIMEOUT = 30.0  # seconds per candidate VC (z3 in process), a safety net only
@@ -87,7 +87,7 @@ def _mod(t: Term, m: Term) -> Term:
 
 
 def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access]) -> list[core.Formula]:
-    from .races import flag, offset, value_of
+    from .race_instrument import flag, offset, value_of
 
     changed = core.assigned_vars(loop.body)
     steps = strides(loop, changed)
@@ -184,25 +184,33 @@ def _drop(stmt: core.Stmt, dropped: set[int]) -> core.Stmt:
     return stmt
 
 
-def _proved(env: Any, formula: Any, seconds: float) -> bool:
+class _Prover:
     """z3 in this process (a worker process per candidate VC costs more than most proofs), in
     a z3 context of its own: z3's contexts are not thread-safe, and with other threads in the
     process (the language server's, a Dask client's) a garbage collection there could free
-    objects of the shared main context while this query ran on it (a segfault seen in a test
-    run). Otherwise as pySMT's `Z3Solver` for UFLIRA: a plain `Solver` with models on."""
-    import z3
-    from pysmt.shortcuts import Not
-    from pysmt.solvers.z3 import Z3Converter
+    objects of the shared main context while a query ran on it (a segfault seen in a test
+    run). One converter serves a round's VCs: they share their paths (`Vc.hyps`), which it
+    translates once, where a converter per VC made Houdini quadratic in the loops. Each VC
+    is still a fresh `Solver`, as pySMT's `Z3Solver` for UFLIRA (models on)."""
 
-    ctx = z3.Context()
-    solver = z3.Solver(ctx=ctx)
-    solver.set("model", True)
-    # a resource limit, not only a time limit: which candidates survive must not depend on
-    # the machine's load (the time limit only bounds a pathological case)
-    solver.set("timeout", int(seconds * 1000))
-    solver.set("rlimit", HOUDINI_RLIMIT)
-    solver.add(Z3Converter(env, z3_ctx=ctx).convert(Not(formula)))
-    return bool(solver.check() == z3.unsat)
+    def __init__(self, env: Any) -> None:
+        import z3
+        from pysmt.solvers.z3 import Z3Converter
+
+        self._z3 = z3
+        self._ctx = z3.Context()
+        self._converter = Z3Converter(env, z3_ctx=self._ctx)
+
+    def proved(self, formula: Any, seconds: float) -> bool:
+        z3 = self._z3
+        solver = z3.Solver(ctx=self._ctx)
+        solver.set("model", True)
+        # a resource limit, not only a time limit: which candidates survive must not depend
+        # on the machine's load (the time limit only bounds a pathological case)
+        solver.set("timeout", int(seconds * 1000))
+        solver.set("rlimit", HOUDINI_RLIMIT)
+        solver.add(z3.Not(self._converter.convert(formula)))
+        return bool(solver.check() == z3.unsat)
 
 
 def houdini(kernel: core.Kernel, launch: Launch, candidates: dict[int, core.Formula]) -> core.Kernel:
@@ -225,11 +233,12 @@ def houdini(kernel: core.Kernel, launch: Launch, candidates: dict[int, core.Form
         failed: set[int] = set()
         with fresh_env() as env:
             expand = ExpandThreadQuantifiers(env) if launch.threads is not None else None
+            prover = _Prover(env)
             for vc in generate(kernel, env, launch):
                 col = vc.origin.span.col
                 if vc.origin.kind in kinds and col in alive and col not in failed:
                     formula = expand.walk(vc.formula) if expand is not None else vc.formula
-                    if not _proved(env, formula, HOUDINI_TIMEOUT):
+                    if not prover.proved(formula, HOUDINI_TIMEOUT):
                         failed.add(col)
         if not failed:
             break

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .errors import Span
-from .races import PREFIX, Site
+from .race_instrument import PREFIX, Site
 from .solvers.outcome import Value
 from .vc.queries import Query
 
@@ -28,6 +28,7 @@ def race_note(queries: Sequence[Query], values: Sequence[Value], sites: Mapping[
     other: object = None
     block: object = None
     me: list[str] = []
+    sizes: dict[str, Value] = {}
     for q, v in zip(queries, values, strict=True):
         if q.state is not None or q.replay:
             continue
@@ -36,11 +37,9 @@ def race_note(queries: Sequence[Query], values: Sequence[Value], sites: Mapping[
             other = v
         elif q.label == f"{PREFIX}.b":
             block = v
-        elif (
-            q.label
-            and not q.label.startswith(PREFIX)
-            and q.label not in ("blockDim.x", "blockDim.y", "blockDim.z")
-        ):
+        elif q.label.startswith(("blockDim.", "gridDim.")):
+            sizes[q.label] = v
+        elif q.label and not q.label.startswith(PREFIX):
             me.append(f"{q.label} = {v}")
     if mine is None:
         return []
@@ -61,8 +60,13 @@ def race_note(queries: Sequence[Query], values: Sequence[Value], sites: Mapping[
         return []
     where = "".join(f"[{v}]" for (kind, _), v in sorted(cells.items()) if kind == recorded.kind)
     who = f"thread {other}" + (f" of block {block}" if block is not None else "")
+    this = f"the thread with {', '.join(me) or 'these coordinates'}"
+    width, tid = sizes.get("blockDim.x"), me[0].removeprefix("tid = ") if len(me) == 1 else None
+    if block is not None and isinstance(width, int) and width > 0 and tid is not None and tid.isdigit():
+        # a 1-D block's linear thread number, in the words used for the other thread
+        this = f"thread {int(tid) % width} of block {int(tid) // width}"
     return [
-        f"race: the thread with {', '.join(me) or 'these coordinates'} {VERBS[mine.kind]} "
+        f"race: {this} {VERBS[mine.kind]} "
         f"{mine.array}{where} at {_site_text(mine.span)}; {who} {PAST[recorded.kind]} it at "
         f"{_site_text(recorded.span)}, with no barrier between"
     ]

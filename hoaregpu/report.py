@@ -13,8 +13,8 @@ from .grid import ignored_sizes
 from .loop_inference import survivors
 from .prepared import KernelResult, PreparedKernel, RunResult, VcResult
 from .pretty import show_term
+from .race_instrument import Site
 from .race_report import race_note
-from .races import Site
 from .solvers import Outcome
 from .solvers.outcome import Value
 from .unroll import MissingInvariant
@@ -210,6 +210,25 @@ def launch_lines(k: KernelResult) -> list[str]:
     ]
 
 
+def race_block_lines(k: KernelResult) -> list[str]:
+    """A hint when a race VC of a kernel that reads no block index is not proved: its race
+    checks took two blocks (hoaregpu.races.with_blocks), which a one-block kernel rules out."""
+    program = k.prepared.race_program
+    if program is None or not any(
+        r.vc.origin.kind is VcKind.DATA_RACE and r.result.outcome is not Outcome.PROVED for r in k.results
+    ):
+        return []
+    kept = sorted((c for c in program[0].kept if c.block), key=lambda c: c.axis)
+    where = k.prepared.kernel.span or k.prepared.path
+    hint = ""
+    if k.prepared.launch.grid[0] is None and any(c.axis == 0 for c in kept):
+        hint = "; a kernel launched as one block says so: `requires gridDim.x == 1;` (or --gridDim 1)"
+    return [
+        f"{where}: note: kernel {k.prepared.kernel.name} reads no {' nor '.join(c.name for c in kept)}, "
+        f"so its blocks access the same global cells: its race checks take two blocks there{hint} [launch]"
+    ]
+
+
 def _assumes(s: core.Stmt) -> list[core.Assume]:
     return [x for x in core.statements(s) if isinstance(x, core.Assume)]
 
@@ -276,6 +295,7 @@ def render_text(run: RunResult) -> str:
         lines += [w.render() for w in k.prepared.kernel.warnings]
         lines += vacuity_lines(k)
         lines += launch_lines(k)
+        lines += race_block_lines(k)
         lines += assumption_lines(k)
         lines += missing_invariant_lines(k)
         lines += grouped_vc_lines(k)
@@ -376,5 +396,10 @@ def expectation_report(run: RunResult, solver: str) -> tuple[list[str], bool]:
             lines.append(f"{path}:1:1: error: verdicts differ from the expectation: {differ} [expectation]")
         else:
             met += 1
-    lines.append(f"expectations: {met} of {len(by_file)} files as expected")
-    return lines, met == len(by_file)
+    # a file that could not be read is a file not as expected (its error is printed above)
+    failed_input = sorted({e.span.path for e in run.errors} - set(by_file))
+    for path in failed_input:
+        lines.append(f"{path}:1:1: error: no verdicts: an input error (above) [expectation]")
+    total = len(by_file) + len(failed_input)
+    lines.append(f"expectations: {met} of {total} files as expected")
+    return lines, met == total

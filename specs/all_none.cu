@@ -2,7 +2,7 @@
 // `\all(e)` and `\none(e)` (Definition 3.5): after a loop, H-WHILE gives none(k < n); the
 // invariant gives all(k >= threadIdx.x). Inside a branch taken by thread 0 only, \all
 // still speaks of every thread.
-/*@ requires n >= 0;
+/*@ requires gridDim.x == 1; requires n >= 0;
     ensures \none(k < n);
     ensures \all(k >= n);
     ensures \all(k >= threadIdx.x);

@@ -2,7 +2,7 @@
 // Paper §3.3.2 tree reduction (array sum) with 2 threads over an array of length 2N = 4.
 // The invariant spells out the partial sums for each value of s (2, 1, 0); `s == s @ 0`
 // says s is uniform, which the barrier at the end of the body needs.
-/*@ requires blockDim.x == 2;
+/*@ requires gridDim.x == 1; requires blockDim.x == 2;
     requires n == 2 * blockDim.x;
     ensures a[0] == \old(a[0]) + \old(a[1]) + \old(a[2]) + \old(a[3]);
 */

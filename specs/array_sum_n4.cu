@@ -1,7 +1,7 @@
 // expect: verified
 // Paper §3.3.2 tree reduction (array sum) with 4 threads over an array of length 2N = 8.
 // One disjunct of the invariant per value of s (4, 2, 1, 0) with the partial sums spelled out.
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     requires n == 2 * blockDim.x;
     ensures a[0] == \old(a[0]) + \old(a[1]) + \old(a[2]) + \old(a[3])
                   + \old(a[4]) + \old(a[5]) + \old(a[6]) + \old(a[7]);

@@ -2,7 +2,7 @@
 // Planted bug: the tree reduction of array_sum_n2.cu with the barrier moved inside
 // `if (threadIdx.x < s)`. In the round with s == 1 only thread 0 reaches it: divergence.
 // The invariant and the postcondition still hold (a barrier does not change the state).
-/*@ requires blockDim.x == 2;
+/*@ requires gridDim.x == 1; requires blockDim.x == 2;
     requires n == 2 * blockDim.x;
     ensures a[0] == \old(a[0]) + \old(a[1]) + \old(a[2]) + \old(a[3]);
 */

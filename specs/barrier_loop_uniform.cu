@@ -2,7 +2,7 @@
 // A barrier inside a `for` loop whose trip count is uniform (an unassigned scalar parameter).
 // The invariant `i == i @ 0` makes every thread agree on i, so the loop body's mask is
 // all threads or none and the barrier does not diverge. Also \old inside an invariant.
-/*@ requires n >= 0;
+/*@ requires gridDim.x == 1; requires n >= 0;
     ensures buf[threadIdx.x] == \old(buf[threadIdx.x]) + n;
 */
 __global__ void barrier_loop_uniform(int *buf, int n) {

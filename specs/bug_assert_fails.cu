@@ -3,7 +3,7 @@
 // fails for threads in the upper half (2 threads: 2 < 2). They are independent: each is
 // refuted even if the tool assumes the earlier assertions afterwards.
 // `y >= threadIdx.x` and the postcondition hold.
-/*@ ensures out[threadIdx.x] == 2 * threadIdx.x;
+/*@ requires gridDim.x == 1; ensures out[threadIdx.x] == 2 * threadIdx.x;
 */
 __global__ void bug_assert_fails(int *in, int *out) {
     int y = 2 * threadIdx.x;

@@ -8,7 +8,7 @@ __device__ int twice(int x) {
     return x + x + 1;
 }
 
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     requires \forall int k; 0 <= k < 4 ==> a[k] >= 0;
     ensures \forall int k; 0 <= k < 4 ==> a[k] == 2 * \old(a[k]);
 */

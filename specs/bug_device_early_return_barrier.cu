@@ -9,7 +9,7 @@ __device__ void publish(int *s, const int *in) {
     __syncthreads();
 }
 
-/*@ requires blockDim.x == 4; */
+/*@ requires gridDim.x == 1; requires blockDim.x == 4; */
 __global__ void bug_device_early_return_barrier(const int *in, int *out) {
     __shared__ int s[4];
     publish(s, in);

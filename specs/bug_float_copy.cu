@@ -1,6 +1,6 @@
 // expect: failed postcondition:4
 // Planted bug: the reversal reads the tile at 4 - tid (off by one); copies are exact, so the refutation needs no float semantics.
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < 4 ==> out[j] == \old(in[3 - j]);
 */
 __global__ void bug_float_copy(float *in, float *out) {

@@ -3,7 +3,7 @@
 // Planted bug: the invariant `acc <= 2` holds on entry (acc == 0) but is not inductive:
 // from i == 1, acc == 2 with n > 1 the body makes acc == 4. The other clauses are
 // inductive and (with the exit condition) prove the postcondition.
-/*@ requires n >= 0;
+/*@ requires gridDim.x == 1; requires n >= 0;
     ensures out[threadIdx.x] == 2 * n;
 */
 __global__ void bug_invariant_not_preserved(int *out, int n) {

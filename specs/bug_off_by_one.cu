@@ -2,7 +2,7 @@
 // Planted bug: vector addition (4 threads) whose loop stops one element early
 // (`k < n - 1`), so c[n-1] is never written. The invariant is correct for this loop and
 // is proved; the postcondition is refuted (e.g. n == 1: c[0] keeps its old value).
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < n ==> c[j] == a[j] + b[j];
 */
 __global__ void bug_off_by_one(int *a, int *b, int *c, int n) {

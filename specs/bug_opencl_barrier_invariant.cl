@@ -1,7 +1,7 @@
 // expect: failed loop-invariant-preserved:15
 // Planted bug: the loop leaves s[lid] one higher each time, which breaks the function-wide invariant
 __kernel void bug_opencl_barrier_invariant(__global int *out) {
-    __requires(get_local_size(0) == 8); __requires(get_local_size(1) == 1); __requires(get_local_size(2) == 1);
+    __requires(get_local_size(0) == 8); __requires(get_local_size(1) == 1); __requires(get_local_size(2) == 1); __requires(get_num_groups(0) == 1);
     __local int s[8];
     unsigned lid = get_local_id(0);
     s[lid] = lid;

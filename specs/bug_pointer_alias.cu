@@ -1,6 +1,6 @@
 // expect: failed postcondition:4
 // Planted bug: the second pointer into the shared array starts one cell early (lo + 3, not lo + 4), so what is written through it is not what the other pointer reads.
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < 4 ==> out[j] == 10 * j + 7;
 */
 __global__ void pointer_aliasing(int *out) {

@@ -1,6 +1,6 @@
 // expect: failed postcondition:4
 // Planted bug: a pointer offset off by one (&out[2] for &out[1]) writes every result one cell too far.
-/*@ requires blockDim.x == 8 && n >= 0;
+/*@ requires gridDim.x == 1; requires blockDim.x == 8 && n >= 0;
     ensures \forall int j; 0 <= j < 8 ==> out[j + 1] == in[2 * j] + 1;
     ensures \forall int j; 0 <= j < 8 ==> dist[j] == 3;
     ensures \forall int j; 0 <= j < n ==> row[j] == j;

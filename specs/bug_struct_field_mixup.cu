@@ -3,7 +3,7 @@
 // the clause about y holds, the one about x does not.
 struct Vec { int x; int y; };
 struct Particle { Vec pos; Vec vel; };
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < 4 ==> ps[j].pos.x == \old(ps[j].pos.x) + \old(ps[j].vel.x);
     ensures \forall int j; 0 <= j < 4 ==> ps[j].pos.y == \old(ps[j].pos.y) + \old(ps[j].vel.y);
 */

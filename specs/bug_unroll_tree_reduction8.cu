@@ -1,7 +1,7 @@
 // expect: failed postcondition:6 barrier-divergence:13
 // Planted bugs in the unrolled tree reduction: the loop stops at s == 2 (`s > 1`), so the last
 // step a[0] += a[1] is missing; and the barrier moved into the branch diverges in each copy.
-/*@ requires blockDim.x == 8;
+/*@ requires gridDim.x == 1; requires blockDim.x == 8;
     ensures a[4] == \old(a[4]);
     ensures a[0] == \old(a[0]) + \old(a[1]) + \old(a[2]) + \old(a[3])
                   + \old(a[4]) + \old(a[5]) + \old(a[6]) + \old(a[7]);

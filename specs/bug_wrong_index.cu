@@ -3,7 +3,7 @@
 // Planted bug: vector addition (4 threads) reading b[k + 1] instead of b[k]. With the
 // intended invariant, the clause about c is not preserved by the body (c[k] gets
 // a[k] + b[k+1]); the other clauses hold, and the postcondition follows from the invariant.
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < n ==> c[j] == a[j] + b[j];
 */
 __global__ void bug_wrong_index(int *a, int *b, int *c, int n) {

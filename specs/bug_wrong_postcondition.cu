@@ -2,7 +2,7 @@
 // Planted bug: the 2-thread tree reduction of array_sum_n2.cu with an extra, wrong
 // postcondition: a[1] is overwritten in the first round (a[1] == old a[1] + old a[3]),
 // so `a[1] == \old(a[1])` is refuted. The sum in a[0] is proved as before.
-/*@ requires blockDim.x == 2;
+/*@ requires gridDim.x == 1; requires blockDim.x == 2;
     requires n == 2 * blockDim.x;
     ensures a[0] == \old(a[0]) + \old(a[1]) + \old(a[2]) + \old(a[3]);
     ensures a[1] == \old(a[1]);

@@ -2,7 +2,7 @@
 // C division and remainder on mathematical integers: `/` truncates toward zero and `%`
 // takes the sign of the dividend (C99 6.5.5). SMT-LIB's div/mod are Euclidean and give
 // -4 and 1 for (-7, 2), so an encoding that uses them directly fails here.
-/*@ ensures q1 == -3;
+/*@ requires gridDim.x == 1; ensures q1 == -3;
     ensures r1 == -1;
     ensures q2 == -3;
     ensures r2 == 1;

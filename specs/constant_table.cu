@@ -3,7 +3,7 @@
 // missing last entry is zero), a __device__ array in global memory, and memset.
 __constant__ int WEIGHTS[4] = {3, 1, 2};
 __device__ int scratch[4];
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < 4 ==> out[j] == in[j] * (j == 0 ? 3 : j == 1 ? 1 : j == 2 ? 2 : 0);
     ensures \forall int j; 0 <= j < 4 ==> scratch[j] == out[j] + 1;
 */

@@ -4,7 +4,7 @@ __device__ int nondet(void);
 __device__ unsigned char sample(const int *table);
 __device__ void shuffle(int *data);
 // allow-unknown: z3,cvc5 data-race:19 -- a function declared without a body may access any cell of the arrays it gets, so a possible race with its accesses is undecided unless ruled out, never reported as found (docs/races.md)
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures out[tid] >= 0 && out[tid] <= 255 + 2147483648;
     ensures table[tid] == \old(table[tid]); */
 __global__ void declared_only_function(int *table, long long *out, int *scratch) {

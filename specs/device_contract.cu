@@ -12,7 +12,7 @@ __device__ int clamp(int x, int lo, int hi) {
     return r;
 }
 
-/*@ requires blockDim.x == 8;
+/*@ requires gridDim.x == 1; requires blockDim.x == 8;
     requires 0 <= m;
     ensures \forall int k; 0 <= k < 8 ==> 0 <= out[k] && out[k] <= m;
     ensures \forall int k; 0 <= k < 8 && 0 <= \old(in[k]) && \old(in[k]) <= m ==> out[k] == \old(in[k]);

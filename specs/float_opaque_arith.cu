@@ -1,6 +1,6 @@
 // expect: verified
 // Float arithmetic is uninterpreted but deterministic: the same expression of the same values gives the same value, and a branch on a float comparison keeps the value it chose.
-/*@ ensures \forall int j; 0 <= j < blockDim.x ==> c[j] == d[j];
+/*@ requires gridDim.x == 1; ensures \forall int j; 0 <= j < blockDim.x ==> c[j] == d[j];
     ensures \forall int j; 0 <= j < blockDim.x ==> m[j] == \old(a[j]) || m[j] == \old(b[j]);
 */
 __global__ void float_opaque_arith(float *a, float *b, float *c, float *d, float *m) {

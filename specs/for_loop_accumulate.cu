@@ -1,7 +1,7 @@
 // expect: verified
 // A `for` loop with its counter declared in the init (`for (int i = 0; ...)`), used by the
 // invariant; `+=` and `i++` in the body and step; chained comparison in the invariant.
-/*@ requires n >= 0;
+/*@ requires gridDim.x == 1; requires n >= 0;
     ensures out[threadIdx.x] == 3 * n;
 */
 __global__ void for_loop_accumulate(int *out, int n) {

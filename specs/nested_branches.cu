@@ -2,7 +2,7 @@
 // Nested if/else under lockstep masks, for any thread count: both branches of each `if`
 // run in sequence, each under its own mask. A shared write in an inner branch must leave
 // the cells of threads outside that branch unchanged.
-/*@ ensures threadIdx.x % 2 == 0 && threadIdx.x < 4 ==> out[threadIdx.x] == 1;
+/*@ requires gridDim.x == 1; ensures threadIdx.x % 2 == 0 && threadIdx.x < 4 ==> out[threadIdx.x] == 1;
     ensures threadIdx.x % 2 == 0 && threadIdx.x >= 4 ==> out[threadIdx.x] == 2;
     ensures threadIdx.x % 2 == 1 ==> out[threadIdx.x] == threadIdx.x + 3;
     ensures threadIdx.x % 2 == 0 && threadIdx.x < 4 ==> mark[threadIdx.x] == 7;

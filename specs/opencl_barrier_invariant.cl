@@ -1,7 +1,7 @@
 // expect: verified
 // GPUVerify dialect: a function-wide invariant (every loop's) and a binary barrier invariant over the work-group
 __kernel void opencl_barrier_invariant(__global int *out) {
-    __requires(get_local_size(0) == 8); __requires(get_local_size(1) == 1); __requires(get_local_size(2) == 1);
+    __requires(get_local_size(0) == 8); __requires(get_local_size(1) == 1); __requires(get_local_size(2) == 1); __requires(get_num_groups(0) == 1);
     __local int s[8];
     unsigned lid = get_local_id(0);
     s[lid] = lid;

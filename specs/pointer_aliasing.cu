@@ -4,7 +4,7 @@ __device__ void store_double(int *dst, int v) {
     *dst = 2 * v;
 }
 
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < 4 ==> out[j] == 10 * j + 7;
     ensures \forall int j; 0 <= j < 4 ==> pick[j] == (j % 2 == 0 ? a[j] : b[j]);
     ensures \forall int j; 0 <= j < 4 ==> twice[j] == 2 * j;

@@ -1,6 +1,6 @@
 // expect: verified
 // Pointer variables into arrays: an offset into a parameter, p++ and p += k, *(p + i), &a[i], pointers into __shared__ memory and a local array, a pointer difference and a loop invariant through a pointer.
-/*@ requires blockDim.x == 8 && n >= 0;
+/*@ requires gridDim.x == 1; requires blockDim.x == 8 && n >= 0;
     ensures \forall int j; 0 <= j < 8 ==> out[j + 1] == in[2 * j] + 1;
     ensures \forall int j; 0 <= j < 8 ==> dist[j] == 3;
     ensures \forall int j; 0 <= j < n ==> row[j] == j;

@@ -2,7 +2,7 @@
 // A textbook shared-memory reduction with 4 threads and 8 inputs: each thread adds two
 // inputs into a __shared__ array, then a `for` loop halves the stride with `>>=`.
 // Thread 0 writes the total. Uses a declaration in the for-init inside the invariant.
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures out[0] == in[0] + in[1] + in[2] + in[3] + in[4] + in[5] + in[6] + in[7];
 */
 __global__ void reduce_shared_for_n4(int *in, int *out) {

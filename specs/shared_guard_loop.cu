@@ -3,7 +3,7 @@
 // writes only its own cell a[tid]: Lemma 4.4 extended to thread-private cells shows the
 // loop monotonic, so no transform is needed and the exit condition (none of the threads
 // still has a[tid] < 10) proves the last postcondition.
-/*@ ensures a[threadIdx.x] >= \old(a[threadIdx.x]);
+/*@ requires gridDim.x == 1; ensures a[threadIdx.x] >= \old(a[threadIdx.x]);
     ensures \forall int j; j >= blockDim.x ==> a[j] == \old(a[j]);
     ensures a[threadIdx.x] >= 10;
 */

@@ -3,7 +3,7 @@
 // struct, a struct copied into a local and into shared memory, p->f, and fields in formulas.
 struct Vec { int x; int y; };
 struct Particle { Vec pos; Vec vel; int hits[2]; };
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < 4 ==> ps[j].pos.x == \old(ps[j].pos.x) + \old(ps[j].vel.x);
     ensures \forall int j; 0 <= j < 4 ==> ps[j].pos.y == \old(ps[j].pos.y) + \old(ps[j].vel.y);
     ensures \forall int j; 0 <= j < 4 ==> ps[j].hits[1] == \old(ps[j].hits[0]);

@@ -1,6 +1,6 @@
 // expect: verified
 // Kogge–Stone inclusive scan in place on 1,024 threads: a[j] ends as the sum of the inputs 0..j.
-/*@ requires blockDim.x == 1024;
+/*@ requires gridDim.x == 1; requires blockDim.x == 1024;
     ensures \forall int j; 0 <= j < blockDim.x ==> a[j] == \sum(0, j, \lambda int k; \old(a[k]));
 */
 __global__ void sum_kogge_stone1024(int *a) {

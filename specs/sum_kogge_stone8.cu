@@ -1,7 +1,7 @@
 // expect: verified
 // Kogge–Stone inclusive scan in place on 8 threads: a[j] ends as the sum of the inputs 0..j (\sum over a range that grows with the distance d).
 // allow-unknown: cvc5 loop-invariant-preserved:9 -- cvc5 needs about 45 s for the 8 expanded instances of the sum invariant (z3: under 1 s; at 1,024 threads both prove it)
-/*@ requires blockDim.x == 8;
+/*@ requires gridDim.x == 1; requires blockDim.x == 8;
     ensures \forall int j; 0 <= j < blockDim.x ==> a[j] == \sum(0, j, \lambda int k; \old(a[k]));
 */
 __global__ void sum_kogge_stone8(int *a) {

@@ -1,7 +1,7 @@
 // expect: verified
 // `bool` locals (stored as e != 0) and the conditional operator `c ? x : y`, in code and
 // in a postcondition. Any thread count.
-/*@ ensures out[threadIdx.x] == threadIdx.x % 2;
+/*@ requires gridDim.x == 1; ensures out[threadIdx.x] == threadIdx.x % 2;
     ensures big[threadIdx.x] == (threadIdx.x >= 2 ? threadIdx.x : 2);
     ensures big[threadIdx.x] >= 2 && big[threadIdx.x] >= threadIdx.x;
 */

@@ -1,7 +1,7 @@
 // expect: verified
 // Paper §3.3.1 vector addition, thread count fixed to 4: thread t handles the indices
 // t, t+4, t+8, ... With the count fixed, `k % 4` is linear arithmetic.
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < n ==> c[j] == a[j] + b[j];
 */
 __global__ void vector_add_fixed4(int *a, int *b, int *c, int n) {

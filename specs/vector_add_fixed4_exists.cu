@@ -3,7 +3,7 @@
 // Paper §3.3.1 vector addition with the paper's own invariant, for 4 threads:
 // k == l*4 + tid for some iteration count l, and the l indices handled so far are done.
 // The existential must be re-instantiated with l + 1 in the preservation check.
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < n ==> c[j] == a[j] + b[j];
 */
 __global__ void vector_add_fixed4_exists(int *a, int *b, int *c, int n) {

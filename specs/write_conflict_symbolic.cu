@@ -10,3 +10,4 @@ __global__ void write_conflict_symbolic(int *winner, int *flag) {
     winner[0] = 2 * threadIdx.x;
     flag[0] = 1;
 }
+// allow-unknown: cvc5 data-race:10 -- the race between the two blocks of an open grid (the kernel reads no block index); z3 refutes it, cvc5 finds no model in 20 s. (`requires gridDim.x == 1;` would avoid it, but its trivial `1 == 1` hypothesis leaves z3 undecided on postcondition:5)

@@ -17,7 +17,7 @@ from hoaregpu.solvers import Outcome, SolverOptions
 from hoaregpu.terms import Access, AccessKind
 
 SHIFTED = """\
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     requires n >= 0;
 */
 __global__ void shifted(int *out, int n) {
@@ -33,7 +33,7 @@ RIGHT = "loop invariant \\forall int k; \\written(out, k) ==> k >= 1 && (k - 1) 
 OFF_BY_ONE = "loop invariant \\forall int k; \\written(out, k) ==> k % blockDim.x == threadIdx.x;"
 
 SLIDING = """\
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     requires n >= 0;
 */
 __global__ void sliding(int *out, int n) {
@@ -47,7 +47,7 @@ __global__ void sliding(int *out, int n) {
 """
 
 ASSERTS = """\
-/*@ requires blockDim.x == 4; */
+/*@ requires gridDim.x == 1; requires blockDim.x == 4; */
 __global__ void own(int *out, int *in, int *res) {
     out[threadIdx.x] = 1;
     //@ assert \\forall int k; k != threadIdx.x ==> !\\written(out, k);
@@ -200,7 +200,7 @@ __global__ void k(int *a) { a[threadIdx.x] = f(a); }
 
 def test_read_as_the_logs_in_the_race_kernel(tmp_path: Path) -> None:
     (k,) = load_kernels(write(tmp_path, "s.cu", SHIFTED.replace("INVARIANT", RIGHT)))
-    checked, _ = race_kernel(k, Launch.of_threads(4))
+    checked, _, _ = race_kernel(k, Launch.of_threads(4))
     (loop,) = [s for s in core.statements(checked.body) if isinstance(s, core.While)]
     text = " ".join(show_term(f.term) for f in loop.invariants)
     assert "hg.race.write.out >= 1 && hg.race.write.out.0 == k ==>" in text
@@ -241,7 +241,7 @@ def test_also_proved_when_races_are_assumed_away(tmp_path: Path) -> None:
 # thread recorded its access, and these facts would verify)
 UNPROVED_CHECKS = {
     "shared": """\
-__global__ void k(int *out, int x) {
+/*@ requires gridDim.x == 1; */ __global__ void k(int *out, int x) {
     __shared__ int s[32];
     s[threadIdx.x] = x;
     if (threadIdx.x == 0) { s[0] = s[0] + s[1]; }
@@ -249,13 +249,13 @@ __global__ void k(int *out, int x) {
 }
 """,
     "every_thread_writes": """\
-__global__ void k(int *a) {
+/*@ requires gridDim.x == 1; */ __global__ void k(int *a) {
     a[0] = threadIdx.x;
     //@ assert !\\written(a);
 }
 """,
     "read_then_written": """\
-__global__ void k(int *a) {
+/*@ requires gridDim.x == 1; */ __global__ void k(int *a) {
     int x = a[0];
     if (threadIdx.x == 0) { a[0] = x; }
     //@ assert threadIdx.x != 0 ==> !\\read(a);
@@ -276,7 +276,7 @@ def test_unproved_race_checks_are_not_assumed(tmp_path: Path, name: str, threads
     assert not any(kind == "data-race" for kind, _, _ in found)
     # the race kernel under --assume-race-free has the logs but no race check
     (k,) = load_kernels(path)
-    checked, _ = race_kernel(k, Launch.of_threads(threads or 4), check_races=False)
+    checked, _, _ = race_kernel(k, Launch.of_threads(threads or 4), check_races=False)
     asserts = [s for s in core.statements(checked.body) if isinstance(s, core.Assert)]
     assert asserts and all(s.check is not core.CheckKind.DATA_RACE for s in asserts)
     assert any(

@@ -92,7 +92,7 @@ def test_bound_variable_is_scoped_to_the_body() -> None:
 # -- the interpreter ---------------------------------------------------------------------
 
 KERNEL = """
-    /*@ requires blockDim.x == 4;
+    /*@ requires gridDim.x == 1; requires blockDim.x == 4;
         ensures s[0] == \\sum(0, 3, \\lambda int k; \\old(a[k]));
         ensures s[1] == \\product(1, 3, \\lambda int k; \\old(a[k]));
         ensures s[2] == \\numof(0, 3, \\lambda int k; \\old(a[k]) > 1);
@@ -152,7 +152,7 @@ def test_a_wrong_constant_sum_is_refuted(tmp_path: Path) -> None:
 
 
 SCAN = """
-    /*@ requires blockDim.x == THREADS;
+    /*@ requires gridDim.x == 1; requires blockDim.x == THREADS;
         ensures \\forall int j; 0 <= j < blockDim.x ==> a[j] == \\sum(0, j, \\lambda int k; \\old(a[k]));
     */
     __global__ void scan(int *a) {

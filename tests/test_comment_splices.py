@@ -14,7 +14,7 @@ from hoaregpu.cli import main
 VERIFIED, FAILED = 0, 1
 
 SPLICED_AWAY = """\
-/*@ ensures out[threadIdx.x] == 5; */
+/*@ requires gridDim.x == 1; ensures out[threadIdx.x] == 5; */
 __global__ void k(int *out) {
     out[threadIdx.x] = 1;
     // set the final value \\
@@ -26,7 +26,7 @@ __global__ void k(int *out) {
 CRLF = SPLICED_AWAY.replace("\n", "\r\n")
 
 KEPT = """\
-/*@ ensures out[threadIdx.x] == 5; */
+/*@ requires gridDim.x == 1; ensures out[threadIdx.x] == 5; */
 __global__ void k(int *out) {
     out[threadIdx.x] = 1;
     // set the final value
@@ -35,7 +35,7 @@ __global__ void k(int *out) {
 """
 
 BLOCK_CLOSED_BY_SPLICE = """\
-/*@ ensures out[threadIdx.x] == 5; */
+/*@ requires gridDim.x == 1; ensures out[threadIdx.x] == 5; */
 __global__ void k(int *out) {
     out[threadIdx.x] = 1;
     /* the comment ends here: *\\

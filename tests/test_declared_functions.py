@@ -34,7 +34,7 @@ __device__ int nondet(void);
 __device__ void scramble(int *a);
 __device__ unsigned char peek(const int *a);
 
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures a[tid] >= 0; */
 __global__ void absolute(int *a) {
   int x = nondet();
@@ -42,7 +42,7 @@ __global__ void absolute(int *a) {
   a[threadIdx.x] = x;
 }
 
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures a[tid] >= 1; */
 __global__ void absolute_bug(int *a) {
   int x = nondet();
@@ -50,13 +50,13 @@ __global__ void absolute_bug(int *a) {
   a[threadIdx.x] = x;
 }
 
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures b[0] == \\old(b[0]); */
 __global__ void scrambled(int *b) {
   scramble(b);
 }
 
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures b[0] == \\old(b[0]) && a[tid] >= 0 && a[tid] <= 255; */
 __global__ void untouched(int *a, int *b) {
   if (threadIdx.x > 10) scramble(b);
@@ -93,7 +93,7 @@ def test_the_interpreter_draws_reproducible_values_in_range() -> None:
     src = """
     __device__ bool coin(void);
     __device__ unsigned int u(void);
-    /*@ requires blockDim.x == 8; */
+    /*@ requires gridDim.x == 1; requires blockDim.x == 8; */
     __global__ void k(int *a, int *b) { a[threadIdx.x] = coin(); b[threadIdx.x] = u(); }
     """
     k = kernels(src)["k"]
@@ -117,7 +117,7 @@ def test_a_scalar_passed_by_address_is_no_longer_uniform() -> None:
 def test_curand_is_read_through_the_stand_in_header(tmp_path: Path) -> None:
     src = """
         #include <curand_kernel.h>
-        /*@ requires blockDim.x == 4; ensures c[tid] == 1; */
+        /*@ requires gridDim.x == 1; requires blockDim.x == 4; ensures c[tid] == 1; */
         __global__ void k(curandState *state, float *a, int *c) {
           curand_init(1234, threadIdx.x, 0, &state[threadIdx.x]);
           a[threadIdx.x] = curand_uniform(&state[threadIdx.x]);
@@ -159,7 +159,7 @@ def test_min_max_abs_warpsize_and_fences(tmp_path: Path) -> None:
     ks = run(
         tmp_path,
         """
-        /*@ requires blockDim.x == 2;
+        /*@ requires gridDim.x == 1; requires blockDim.x == 2;
             ensures r[0] == (x < y ? x : y) && r[1] == (x > y ? x : y);
             ensures r[2] >= 0 && r[3] == 32; */
         __global__ void k(int *r, int x, int y) {
@@ -182,7 +182,7 @@ def test_wrong_claims_about_intrinsics_are_refuted(tmp_path: Path, wrong: str) -
     ks = run(
         tmp_path,
         f"""
-        /*@ requires blockDim.x == 1; ensures {wrong}; */
+        /*@ requires gridDim.x == 1; requires blockDim.x == 1; ensures {wrong}; */
         __global__ void k(int *r, int x) {{
           r[2] = abs(x);
           r[3] = warpSize;
@@ -197,7 +197,7 @@ __device__ char nondet();
 __device__ int limit(int i);
 __device__ int fill(int *a);
 
-/*@ requires blockDim.x == 2;
+/*@ requires gridDim.x == 1; requires blockDim.x == 2;
     ensures a[tid] >= %s; */
 __global__ void k(int *a) {
   int n = 0;
@@ -236,7 +236,7 @@ def test_calls_that_change_memory_stay_out_of_loop_conditions() -> None:
 def test_texture_fetches_are_arbitrary_texels(tmp_path: Path) -> None:
     src = """
     texture<unsigned, 1, cudaReadModeElementType> tex;
-    /*@ requires blockDim.x == 2; ensures a[tid] >= %s; */
+    /*@ requires gridDim.x == 1; requires blockDim.x == 2; ensures a[tid] >= %s; */
     __global__ void k(unsigned *a) {
       tex1Dfetch(tex, 4);
       a[threadIdx.x] = tex1Dfetch(tex, threadIdx.x);
@@ -252,11 +252,11 @@ def test_reference_parameters_are_like_pointers(tmp_path: Path) -> None:
     src = """
     __device__ void set(int &x);
     __device__ void look(const int &x);
-    /*@ requires blockDim.x == 2; ensures a[tid] == 1; */
+    /*@ requires gridDim.x == 1; requires blockDim.x == 2; ensures a[tid] == 1; */
     __global__ void changed(int *a) { int x = 1; set(x); a[threadIdx.x] = x; }
-    /*@ requires blockDim.x == 2; ensures a[tid] == 1 && b[0] == \\old(b[0]); */
+    /*@ requires gridDim.x == 1; requires blockDim.x == 2; ensures a[tid] == 1 && b[0] == \\old(b[0]); */
     __global__ void kept(int *a, int *b) { int y = 1; look(y); look(b[0]); a[threadIdx.x] = y; }
-    /*@ requires blockDim.x == 2; ensures b[0] == \\old(b[0]); */
+    /*@ requires gridDim.x == 1; requires blockDim.x == 2; ensures b[0] == \\old(b[0]); */
     __global__ void cell(int *b) { set(b[1]); }
     """
     ks = run(tmp_path, src)
@@ -268,7 +268,7 @@ def test_reference_parameters_are_like_pointers(tmp_path: Path) -> None:
 def test_the_interpreter_draws_float_values_as_floats() -> None:
     src = """
     __device__ float noise(void);
-    /*@ requires blockDim.x == 4; */
+    /*@ requires gridDim.x == 1; requires blockDim.x == 4; */
     __global__ void k(float *a) { a[threadIdx.x] = noise() + 1.0f; }
     """
     res = run_kernel(kernels(src)["k"], 4, {"a": {}}, seed=3)

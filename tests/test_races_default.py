@@ -17,7 +17,7 @@ from hoaregpu.report import RACE_BANNER
 FAST = ("--no-cache", "--jobs", "2", "--timeout", "20")
 
 RACY = """\
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures a[0] == a[0];
 */
 __global__ void racy(int *a) {

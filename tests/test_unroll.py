@@ -402,7 +402,7 @@ def test_break_in_an_unrolled_loop(tmp_path: Path) -> None:
 
 def test_continue_and_return_in_an_unrolled_loop(tmp_path: Path) -> None:
     src = """
-        /*@ requires blockDim.x == 4;
+        /*@ requires gridDim.x == 1; requires blockDim.x == 4;
             ensures \\forall int j; 0 <= j < 4 ==> out[j] == (j == 3 ? 3 : 9);
         */
         __global__ void k(int *out) {
@@ -425,7 +425,7 @@ def test_unsigned_countdown_past_zero_is_caught_by_its_wrap_check(tmp_path: Path
     # in C `k >= 0` is always true for an unsigned k: the loop never ends. Unrolling follows the
     # mathematical values (k = -1 ends it), but the store of k - 1 into k is checked in each copy.
     src = """
-        __global__ void k(int *out) {
+        /*@ requires gridDim.x == 1; */ __global__ void k(int *out) {
             for (unsigned k = 2; k >= 0; k--) {
                 out[threadIdx.x] = k;
             }
@@ -437,7 +437,7 @@ def test_unsigned_countdown_past_zero_is_caught_by_its_wrap_check(tmp_path: Path
 
 def test_unrolled_barriers_keep_their_divergence_vcs(tmp_path: Path) -> None:
     src = """
-        /*@ requires blockDim.x == 8; */
+        /*@ requires gridDim.x == 1; requires blockDim.x == 8; */
         __global__ void k(int *a) {
             for (int s = 4; s > 0; s /= 2) {
                 if (threadIdx.x < s) {

@@ -337,13 +337,11 @@ def replay_results(kernels: Sequence[KernelResult]) -> list[KernelResult]:
                 if r.result.outcome is Outcome.REFUTED:
                     r = replace(r, replay=ReplayVerdict(False, ACCESS_FACT_NOTE))
             elif r.result.outcome is Outcome.REFUTED and r.replay is None:  # (approximate ones are replayed)
+                program, launch = k.prepared.kernel, k.prepared.launch
+                if k.prepared.race_program is not None and r.vc.origin.kind is VcKind.DATA_RACE:
+                    program, launch = k.prepared.race_program
                 verdict = replay_counterexample(
-                    k.prepared.kernel,
-                    r.vc.origin,
-                    r.vc.queries,
-                    r.result.values,
-                    threads=k.prepared.launch,
-                    script=r.vc.script,
+                    program, r.vc.origin, r.vc.queries, r.result.values, threads=launch, script=r.vc.script
                 )
                 r = replace(r, replay=verdict)
             elif r.result.outcome in (Outcome.UNKNOWN, Outcome.TIMEOUT):

@@ -34,6 +34,7 @@ from ..terms import (
     UnOp,
     Var,
     builtin_name,
+    conjuncts,
 )
 from ..terms import (
     At as TAt,
@@ -322,6 +323,28 @@ def _fresh(base: str, avoid: set[str]) -> str:
     return name
 
 
+def _without_one_block(t: Term) -> Term | None:
+    """`t` without its top-level conjuncts `gridDim.<axis> == 1` (None: nothing left): a
+    derivation is of one block, which they say (`requires gridDim.x == 1;` states that a
+    kernel reading no block index runs as one block, for its race checks: docs/races.md)."""
+    parts = [
+        c
+        for c in conjuncts(t)
+        if not (
+            isinstance(c, Binary)
+            and c.op is BinOp.EQ
+            and {type(c.left), type(c.right)} == {BlockCount, IntLit}
+            and IntLit(1) in (c.left, c.right)
+        )
+    ]
+    if not parts:
+        return None
+    out = parts[0]
+    for c in parts[1:]:
+        out = Binary(BinOp.AND, out, c)
+    return out
+
+
 def kernel_info(path: str, kernel: core.Kernel) -> KernelInfo:
     """The kernel as the proof checker sees it (UnsupportedError for what derivations do not
     cover yet: grids, several thread dimensions)."""
@@ -330,6 +353,7 @@ def kernel_info(path: str, kernel: core.Kernel) -> KernelInfo:
     unrolled = unroll(kernel, kernel.launch)
     kernel = make_monotonic(unrolled.kernel)
     variables = {d.name: VarInfo(d.kind is core.VarKind.LOCAL, d.dim) for d in kernel.decls}
+    requires = [t for f in kernel.requires if (t := _without_one_block(f.term)) is not None]
     nonneg = frozenset(d.name for d in kernel.decls if d.nonnegative)
     boolean = frozenset(d.name for d in kernel.decls if d.boolean)
     return KernelInfo(
@@ -338,7 +362,7 @@ def kernel_info(path: str, kernel: core.Kernel) -> KernelInfo:
         variables=variables,
         params=kernel.params,
         nonnegative=nonneg,
-        requires=tuple(from_term(f.term) for f in kernel.requires),
+        requires=tuple(from_term(t) for t in requires),
         ensures=tuple(from_term(f.term) for f in kernel.ensures),
         program=from_stmt(kernel.body),
         threads=kernel.fixed_threads,

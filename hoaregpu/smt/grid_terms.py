@@ -92,6 +92,13 @@ class GridTerms:
         coords: dict[Coord, FNode] = {}
         inside = self._decompose(linear, False, coords)
         if self.multi_block:
+            blocks = [c for c in self.live if c.block]
+            if current is None and all(c in self.kernel.kept for c in blocks):
+                # blocks the kernel cannot tell apart (the race kernel's, `races.with_blocks`):
+                # a formula without a current thread speaks of any one block, say the first
+                for c in blocks:
+                    coords[c] = self.mgr.Int(0)
+                return self.compose(coords), inside
             if current is None:
                 raise SpecError(
                     "'e @ t' names thread t of the current thread's block; here there is no current thread",

@@ -1,6 +1,6 @@
 // expect: verified
 // A strided loop that writes one cell past its index: thread t writes t + 1, t + 5, t + 9, ... The loop invariant about the accesses (\written) says so; the race checks need it (the inferred invariants speak of a cell indexed by the loop variable itself, not of i + 1).
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     requires n >= 0;
 */
 __global__ void shifted_stride(int *out, int n) {

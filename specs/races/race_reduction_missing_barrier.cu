@@ -1,7 +1,7 @@
 // expect: failed data-race:12
 // allow-unknown: cvc5 data-race:12 -- cvc5 finds no model for the race of the second unrolled round in 20 s (z3 does)
 // Tree reduction without the barrier in its (unrolled) loop: in the second round thread 0 reads s[1], which thread 1 wrote in the first.
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
 */
 __global__ void reduction_missing_barrier(int *in, int *out) {
     __shared__ int s[4];

@@ -1,6 +1,6 @@
 // expect: verified
 // The tree reduction with its barrier: race-free (the log invariants of the loop are inferred) and the sum is right.
-/*@ requires blockDim.x == 4;
+/*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures out[0] == in[0] + in[1] + in[2] + in[3];
 */
 __global__ void reduction_with_barrier(int *in, int *out) {

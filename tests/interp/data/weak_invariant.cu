@@ -1,6 +1,6 @@
 // Test data: `x <= 1` is true at every loop head (x stays 0) but not inductive (x = 1 -> 2),
 // so preservation and the postcondition are refuted while no run from the initial state fails.
-/*@ requires blockDim.x == 1;
+/*@ requires gridDim.x == 1; requires blockDim.x == 1;
     ensures out[0] == 0;
 */
 __global__ void weak(int *out) {
