@@ -85,19 +85,19 @@ class Z3Backend(Backend):
         from pysmt.environment import reset_env
 
         env = reset_env()
-        # A fresh z3 context: a worker is forked from a process that may have used z3 (model
-        # checks, input generation), and z3's heuristics depend on the ids of the terms
-        # already in a context; inherited ones turned a 50 ms proof into "incomplete
-        # quantifiers" late in the test suite. So every solve starts as in a new process;
-        # its configurations then share that context, as they did when run in sequence
-        # (a fresh context per configuration left a side condition of `prove` that plain
-        # z3 proved in 0.2 s after the macro finder's try undecided for 10 s).
-        z3_module._main_ctx = None
         from hoaregpu.smt import read_script
 
         parsed = read_script(script)  # once: forked configurations inherit the formula
 
         def run(configuration: str, budget: SolverOptions) -> Answer:
+            # A fresh z3 context for every configuration run. z3's heuristics depend on the
+            # ids of the terms already in its context: a worker is forked from a process
+            # that may have used z3 (model checks, input generation), and inherited terms
+            # turned a 50 ms proof into "incomplete quantifiers"; a timed-out quick try
+            # leaves terms whose number depends on when the timeout struck, and the macro
+            # finder's 0.3 s refutation of a race VC then timed out in 3 runs of 10. A
+            # configuration's answer must depend on the VC and the seed, not on the clock.
+            z3_module._main_ctx = None
             return _z3_check(env, parsed, configuration == "macro-finder", budget)
 
         return solve_strategies(Z3_STRATEGIES, run, options)
