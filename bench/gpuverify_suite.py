@@ -92,8 +92,8 @@ _CURAND = (
 )
 _FLOAT = (
     "the racing writes store `(float)` of thread ids, an uninterpreted conversion: z3's model "
-    "makes the two floats differ, execution cannot confirm it (more than 64 threads), so the "
-    "refutation stays undecided (the values do differ in C: a real race, missed as undecided)"
+    "makes the two floats differ, execution cannot confirm it (131,072 threads; replay stops at "
+    "1,024), so the refutation stays undecided (the values do differ in C: a real race, missed as undecided)"
 )
 UNDECIDED = {
     "CUDA/curand_tests/fail/curand_mtgp32_block_race/kernel.cu": _CURAND,
@@ -103,7 +103,6 @@ UNDECIDED = {
     "CUDA/fresh_arrays/fail/struct_float/kernel.cu": _FLOAT,
     "CUDA/fresh_arrays/fail/struct_nested/kernel.cu": _FLOAT,
     "OpenCL/fresh_arrays/fail/global/kernel.cl": _FLOAT,
-    "CUDA/param_values/value_causing_race/kernel.cu": _FLOAT + "; 512 threads, x = 185",
 }
 
 

@@ -342,3 +342,28 @@ def test_a_size_fixed_at_one_makes_its_coordinate_a_constant(tmp_path: Path) -> 
     assert Coord(True, 0) not in live_coords(k)
     (open_,) = load_kernels(write(tmp_path, "o.cu", text.replace("requires gridDim.x == 1;", "")))
     assert Coord(True, 0) in live_coords(open_)
+
+
+def test_a_race_between_float_stores_of_512_threads_is_confirmed_by_running_them(tmp_path: Path) -> None:
+    """The racing values are `(float)` of thread ids, an uninterpreted conversion, so the
+    refutation counts only when execution confirms it (`driver.settle_approximate`); with 512
+    threads it used to stay undecided (replay stopped at 64 threads; GPUVerify's
+    param_values/value_causing_race)."""
+    from hoaregpu.interp.replay_cex import replay_results
+
+    text = """\
+/*@ requires blockDim.x == 512; requires gridDim.x == 1;
+    requires x >= 0; requires x < 1000;
+*/
+__global__ void example(float *A, int x) {
+    if (threadIdx.x == 15) { A[threadIdx.x + x] = threadIdx.x; }
+    if (threadIdx.x == 200) { A[threadIdx.x] = threadIdx.x; }
+}
+"""
+    run = verify([write(tmp_path, "value_race.cu", text)], options(True))
+    assert not run.errors
+    (k,) = replay_results(run.kernels)
+    (race,) = [r for r in k.results if r.result.outcome is not Outcome.PROVED]
+    assert race.vc.approximations
+    assert (race.vc.origin.kind.value, race.result.outcome) == ("data-race", Outcome.REFUTED)
+    assert race.replay is not None and race.replay.confirmed and "512 threads" in race.replay.detail

@@ -27,7 +27,7 @@ from ..solvers.outcome import Outcome, Value
 from ..vc.generate import Query
 from .values import Array, State, empty_state
 
-MAX_THREADS = 64  # larger thread counts are not replayed
+MAX_THREADS = 1024  # a block's worth; larger launches are not replayed (REPLAY_SECONDS bounds a run)
 SMALL_MODEL_SECONDS = 2.0  # z3 time limit per small-model query
 SMALL_THREADS = 8
 SMALL_SCALAR = 16
