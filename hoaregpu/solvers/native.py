@@ -85,20 +85,21 @@ class Z3Backend(Backend):
         from pysmt.environment import reset_env
 
         env = reset_env()
+        # A fresh z3 context: a worker is forked from a process that may have used z3 (model
+        # checks, input generation), and z3's heuristics depend on the ids of the terms
+        # already in a context; inherited ones turned a 50 ms proof into "incomplete
+        # quantifiers" late in the test suite. So every solve starts as in a new process;
+        # its configurations then share that context, as they did when run in sequence
+        # (a fresh context per configuration left a side condition of `prove` that plain
+        # z3 proved in 0.2 s after the macro finder's try undecided for 10 s).
+        z3_module._main_ctx = None
         from hoaregpu.smt import read_script
 
         parsed = read_script(script)  # once: forked configurations inherit the formula
 
-        def run(configuration: str, budget: SolverOptions) -> Answer:
-            # A fresh z3 context for every configuration run. z3's heuristics depend on the
-            # ids of the terms already in its context: a worker is forked from a process
-            # that may have used z3 (model checks, input generation), and inherited terms
-            # turned a 50 ms proof into "incomplete quantifiers"; a timed-out quick try
-            # leaves terms whose number depends on when the timeout struck, and the macro
-            # finder's 0.3 s refutation of a race VC then timed out in 3 runs of 10. A
-            # configuration's answer must depend on the VC and the seed, not on the clock.
-            z3_module._main_ctx = None
-            return _z3_check(env, parsed, configuration == "macro-finder", budget)
+        def run(configuration: str, budget: SolverOptions, quick: bool = False) -> Answer:
+            rlimit = QUICK_RLIMIT if quick else None
+            return _z3_check(env, parsed, configuration == "macro-finder", budget, rlimit)
 
         return solve_strategies(Z3_STRATEGIES, run, options)
 
@@ -115,8 +116,18 @@ Z3_STRATEGIES = Strategies(
 )
 
 
-def _z3_check(env: Any, parsed: Any, macro_finder: bool, options: SolverOptions) -> Answer:
-    """One z3 configuration on a parsed script, within `options.timeout`."""
+QUICK_RLIMIT = 100_000
+"""z3's resource limit for the quick try (`strategies.QUICK_SECONDS`; about 0.1 s here). Work,
+not time: the configurations after it share its context, and z3's choices depend on the
+terms a try left there. Stopped by the clock, the try left a number of them that depended
+on the machine's load: a race VC that the macro finder refutes in 0.3 s timed out in 3
+runs of 10; stopped by work, the same VC gets the same answer every time."""
+
+
+def _z3_check(
+    env: Any, parsed: Any, macro_finder: bool, options: SolverOptions, rlimit: int | None = None
+) -> Answer:
+    """One z3 configuration on a parsed script, within `options.timeout` (and `rlimit`)."""
     import z3
     from pysmt import logics
     from pysmt.exceptions import SolverReturnedUnknownResultError
@@ -130,9 +141,8 @@ def _z3_check(env: Any, parsed: Any, macro_finder: bool, options: SolverOptions)
     start = time.monotonic()
     # UFLIRA is not in Z3Solver's SolverFor list: we get z3.Solver(), the default
     # combined solver with MBQI, which handles quantifiers best.
-    solver = Z3Solver(
-        env, logics.UFLIRA, random_seed=options.seed, solver_options={"timeout": options.timeout_ms}
-    )
+    limits = {"timeout": options.timeout_ms} | ({"rlimit": rlimit} if rlimit is not None else {})
+    solver = Z3Solver(env, logics.UFLIRA, random_seed=options.seed, solver_options=limits)
     try:
         solver.add_assertion(parsed.formula)
         sat = solver.solve()

@@ -10,11 +10,12 @@ pays the first one's share.
 
 So the backend hands `solve_strategies` its configurations and a function that runs one
 of them; with `SolverOptions.strategies` N > 1, the first configuration tries alone for
-`QUICK_SECONDS` (in the worker: no fork), and if that does not decide the VC the first N run
-at once, each in a forked child with the whole budget that is left (wall clock shared, not
-split); when one ends undecided, the next waiting configuration takes its place. The first definitive answer
-wins and the other children are killed. With N = 1 the configurations run in sequence on
-the backend's `sequence` of budget shares (the behaviour before the portfolio).
+`QUICK_SECONDS` or a work limit of the backend's (in the worker: no fork), and if that
+does not decide the VC the first N run at once, each in a forked child with the whole
+budget that is left (wall clock shared, not split); when one ends undecided, the next
+waiting configuration takes its place. The first definitive answer wins and the other
+children are killed. With N = 1 the configurations run in sequence on the backend's
+`sequence` of budget shares (the behaviour before the portfolio).
 
 What counts: a proof or a refutation of any configuration is the VC's (they are the same
 solver on the same script; a refutation's model is still checked against the VC by the
@@ -35,24 +36,32 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from typing import Protocol
 
 from hoaregpu.solvers.backend import Answer, timeout_message
 from hoaregpu.solvers.options import SolverOptions
 from hoaregpu.solvers.outcome import Outcome
 
-RunConfiguration = Callable[[str, SolverOptions], Answer]
-"""Run the named configuration on the (already parsed) VC with these options' timeout."""
+
+class RunConfiguration(Protocol):
+    """Run the named configuration on the (already parsed) VC with these options' timeout;
+    `quick`: the quick try, which the backend bounds by work (a resource limit) as well, so
+    that what it leaves behind for the configurations after it does not depend on the clock."""
+
+    def __call__(self, configuration: str, options: SolverOptions, /, quick: bool = False) -> Answer: ...
+
 
 _DEFINITIVE = (Outcome.PROVED, Outcome.REFUTED)
 MIN_SECONDS = 0.05
 """A configuration is not started with less time than this left."""
-QUICK_SECONDS = 0.25
-"""The first configuration first tries alone, in the worker itself, for this long: most VCs
-are decided within it (valid ones in ~20 ms, macro-finder refutations in ~10 ms), and then no
+QUICK_SECONDS = 1.0
+"""The first configuration first tries alone, in the worker itself, for at most this long
+(a guard: the backend's work limit ends it sooner, ~0.1 s for z3): most VCs are decided
+within it (valid ones in ~20 ms, macro-finder refutations in ~10 ms), and then no
 child is forked and no second solver competes for the CPU (measured on trivial VCs under
 load: +0.1 s each when both configurations were forked at once)."""
 AGREE_WINDOW = 0.02
@@ -77,7 +86,7 @@ def solve_strategies(strategies: Strategies, run: RunConfiguration, options: Sol
     start = time.monotonic()
     if options.timeout > 2 * QUICK_SECONDS:
         first = strategies.parallel[0]
-        answer = replace(run(first, replace(options, timeout=QUICK_SECONDS)), configuration=first)
+        answer = replace(run(first, replace(options, timeout=QUICK_SECONDS), quick=True), configuration=first)
         if answer.outcome in _DEFINITIVE or answer.outcome is Outcome.ERROR:
             return answer
     left = replace(options, timeout=options.timeout - (time.monotonic() - start))

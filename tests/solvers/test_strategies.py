@@ -24,7 +24,7 @@ OPTS = SolverOptions(timeout=6.0, memory_mb=None)
 def _fake(plan: dict[str, tuple[str, float]]):  # type: ignore[no-untyped-def]
     """A run function: configuration → (what to do, after how many seconds); records budgets."""
 
-    def run(name: str, options: SolverOptions) -> Answer:
+    def run(name: str, options: SolverOptions, quick: bool = False) -> Answer:
         what, delay = plan[name]
         if delay > options.timeout:  # as a solver does: its time limit is kept
             time.sleep(options.timeout)
@@ -85,18 +85,21 @@ def test_a_crashing_configuration_does_not_hide_another_ones_answer() -> None:
 
 def test_the_first_configuration_alone_decides_the_quick_vcs(tmp_path: Path) -> None:
     started = tmp_path / "second-started"
-    quick = _fake({"first": ("proved", 0.0)})
+    decide = _fake({"first": ("proved", 0.0)})
+    tries: list[tuple[str, bool]] = []
 
-    def run(name: str, options: SolverOptions) -> Answer:
+    def run(name: str, options: SolverOptions, quick: bool = False) -> Answer:
+        tries.append((name, quick))
         if name == "second":
             started.write_text("yes")
             return Answer(Outcome.UNKNOWN)
-        answer: Answer = quick(name, options)
+        answer: Answer = decide(name, options)
         return answer
 
     answer = solve_strategies(TWO, run, OPTS)
     assert answer.outcome is Outcome.PROVED and answer.configuration == "first"
     assert not started.exists()  # no second solver was started for a VC decided at once
+    assert tries == [("first", True)]  # the quick try, which the backend bounds by work
 
 
 def test_undecided_configurations_give_way_to_the_waiting_ones() -> None:
