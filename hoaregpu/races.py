@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from . import access_facts, core
-from .grid import live_coords, per_block_shared
+from .grid import live_coords, per_block_shared, with_contract
 from .launch import Coord, Launch
 from .race_instrument import Instrumenter, Site, flag, sequence
 from .terms import (
@@ -138,7 +138,7 @@ def _skipping(stmt: core.Stmt, skipped: Callable[[core.Stmt], bool]) -> core.Stm
     return stmt
 
 
-def with_blocks(kernel: core.Kernel, launch: Launch) -> tuple[core.Kernel, Launch]:
+def with_blocks(kernel: core.Kernel, launch: Launch, runs: bool = False) -> tuple[core.Kernel, Launch]:
     """The kernel and launch of the race checks, with the block coordinates that may take
     several values, when the kernel writes global memory.
 
@@ -156,14 +156,19 @@ def with_blocks(kernel: core.Kernel, launch: Launch) -> tuple[core.Kernel, Launc
     block coordinate live, hoaregpu.grid). So up to the first race each block runs on its
     own, and two blocks race in a grid of any size iff they race as a grid of two; two
     blocks are also far cheaper for the solver than a symbolic count. `__shared__` memory
-    gets its index per block of those coordinates, so that the blocks do not share it."""
+    gets its index per block of those coordinates, so that the blocks do not share it.
+
+    `runs`: for the interpreters (`hoaregpu run`/`test`), which execute what the launch
+    says: a size the launch fixes stays (two blocks only where it is open)."""
     written, _ = memory_writes(kernel)
     if not written - {d.name for d in kernel.decls if d.role is core.VarRole.SHARED_ARRAY}:
         return kernel, launch
     live = live_coords(kernel)
 
+    fixed = with_contract(kernel, launch)  # `requires gridDim.x == 1` too
+
     def several(axis: int) -> bool:
-        size = launch.grid[axis]
+        size = fixed.grid[axis]
         return (size or 1) > 1 or (axis == 0 and size is None)
 
     missing = [Coord(True, axis) for axis in range(3) if Coord(True, axis) not in live and several(axis)]
@@ -171,7 +176,12 @@ def with_blocks(kernel: core.Kernel, launch: Launch) -> tuple[core.Kernel, Launc
         return kernel, launch
 
     def two_blocks(sizes: Launch) -> Launch:
-        grid = [2 if Coord(True, axis) in missing else sizes.grid[axis] for axis in range(3)]
+        def size(axis: int) -> int | None:
+            if Coord(True, axis) not in missing:
+                return sizes.grid[axis]
+            return sizes.grid[axis] or 2 if runs else 2
+
+        grid = [size(axis) for axis in range(3)]
         return replace(sizes, grid=(grid[0], grid[1], grid[2]))
 
     kept = replace(kernel, kept=kernel.kept | set(missing), launch=two_blocks(kernel.launch))

@@ -31,6 +31,7 @@ from ..interp.results import RunResult as InterpRun
 from ..interp.results import TestResult as InterpTest
 from ..launch import Geometry, Launch
 from ..limits import DEFAULT_STEP_BUDGET, LOCKSTEP, TEST_STEP_BUDGET
+from ..races import with_blocks
 from .verifying import Dims, fixed_launch
 
 RACE_KINDS = frozenset({"race", "write-conflict"})  # interp.results.RACE, WRITE_CONFLICT
@@ -227,7 +228,9 @@ def run(
     from ..interp.values import inputs_of
 
     chosen = select_kernel(os.fspath(path), kernel, ClangOptions(tuple(defines), tuple(include_dirs)))
-    geo = geometry(chosen, _launch(block_dim, grid_dim, threads, fixed))
+    # blocks the kernel cannot tell apart still race on global memory (`races.with_blocks`)
+    chosen, launch = with_blocks(chosen, _launch(block_dim, grid_dim, threads, fixed), runs=True)
+    geo = geometry(chosen, launch)
     if geo.threads > MAX_RUN_THREADS:
         raise ConfigError(
             f"this launch has {geo.threads:,} threads; `run` executes at most {MAX_RUN_THREADS:,}"
@@ -271,6 +274,7 @@ def test(
         raise ConfigError(f"step_budget must be at least 1, not {step_budget}")
     file = os.fspath(path)
     chosen = select_kernel(file, kernel, ClangOptions(tuple(defines), tuple(include_dirs)))
+    chosen, launch = with_blocks(chosen, _launch(block_dim, grid_dim, None, fixed), runs=True)
     notes: list[str] = []
     compared, on_run = native_program(file, chosen, notes) if native else (None, None)
     result = test_kernel(
@@ -282,7 +286,7 @@ def test(
         step_budget=step_budget,
         races_fail=fail_on_race,
         on_run=on_run,
-        launch=_launch(block_dim, grid_dim, None, fixed),
+        launch=launch,
     )
     comparison = native_report(file, kernel, compared) if compared is not None else None
     lines = [

@@ -65,6 +65,8 @@ def render_run(
         FAILED: "FAILED",
         INADMISSIBLE: "input not admissible (requires violated)",
     }.get(result.status, result.status)
+    if result.status == FAILED and all(v.kind in warnings for v in result.failures):
+        head = "ok, with warnings"  # races that are not failures here (exit code 0)
     lines = [
         f"{result.kernel}: {head} — {result.threads} threads, {result.semantics}, seed {result.seed}, "
         f"{result.steps} steps ({result.thread_steps} thread-steps)",

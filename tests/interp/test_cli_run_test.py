@@ -139,3 +139,22 @@ def test_test_nothing_admissible(capsys: pytest.CaptureFixture[str], tmp_path: P
     )
     code, out, _ = cli(capsys, "test", str(spec), "--trials", "3")
     assert code == 2 and "no admissible input found" in out
+
+
+def test_run_and_test_take_two_blocks_of_a_kernel_that_reads_no_block_index(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """As `verify`'s race checks do (`races.with_blocks`): with the grid left open, such a
+    kernel's blocks all access the same cells, so `a[threadIdx.x] += 1` races between two of
+    them; a launch of one block (`--gridDim 1`) has no race."""
+    path = tmp_path / "inc.cu"
+    path.write_text("__global__ void inc(int *a) {\n    a[threadIdx.x] += 1;\n}\n")
+    code, out, _ = cli(capsys, "run", str(path), "--blockDim", "4", "--fail-on-race")
+    assert code == 1 and "FAILED — 8 threads" in out
+    assert re.search(r"data race on a\[\d\]: .* by thread \d and (read|written) by thread \d", out)
+    code, out, _ = cli(capsys, "run", str(path), "--blockDim", "4")
+    assert code == 0 and "ok, with warnings — 8 threads" in out  # a race is a warning by default
+    code, out, _ = cli(capsys, "run", str(path), "--blockDim", "4", "--gridDim", "1", "--fail-on-race")
+    assert code == 0 and "ok — 4 threads" in out and "race" not in out
+    code, out, _ = cli(capsys, "test", str(path), "--blockDim", "4", "--fail-on-race", "--trials", "5")
+    assert code == 1 and "data race" in out
