@@ -37,11 +37,10 @@ from .smt.speed import install as install_direct_walks
 from .smt.thread_encoding import ThreadEncoder, choose
 from .solvers import Outcome, SolverResult, SolveTask
 from .solvers.cache import ResultCache
-from .solvers.executor import Executor, LocalExecutor
+from .solvers.executor import LocalExecutor
 from .transform import make_monotonic
 from .unroll import unroll
 from .vc.generate import generate, precondition
-from .vc.goals import Hyp
 from .vc.kinds import Origin, VcKind
 
 
@@ -94,7 +93,6 @@ def prepare_kernel(
     sites: Mapping[int, Site] = {}
     log_invariants: tuple[tuple[Span, str], ...] = ()
     race_program: tuple[core.Kernel, Launch] | None = None
-    race_batch: str | None = None
     # (access facts, `\\written(a, i)`, are about the race logs: proved in the race kernel only)
     plain = access_facts.without(kernel)
     sources: list[tuple[core.Kernel, Launch, Callable[[Origin], bool] | None]] = [(plain, n, None)]
@@ -118,23 +116,16 @@ def prepare_kernel(
             # another encoding worth racing, that VC's alternative is a standalone script
             script = KernelScript(encoded)
             texts = []
-            checks: list[tuple[Hyp | None, FNode]] = []  # the race VCs, for `race_batch`
             for vc in generate(source, env, launch):
                 if keep is not None and not keep(vc.origin):
                     continue
                 queries = [q.smt for q in vc.queries]
-                obligation = encoded(vc.obligation)
-                text = script.vc(vc.hyps, obligation, queries)
-                if vc.origin.kind is VcKind.DATA_RACE:
-                    checks.append((vc.hyps, obligation))
+                text = script.vc(vc.hyps, encoded(vc.obligation), queries)
                 alts: tuple[str, ...] = ()
                 names: tuple[str, ...] = ()
                 if len(encodings) > 1:
                     alts, names = encoder.race_alternatives(vc.formula, queries, encodings)
                 texts.append((vc, text, alts, names))
-            if keep is not None and len(checks) >= 2:
-                batch = script.any_fails(checks)
-                race_batch = script.text()[: batch.end] + batch.body
             prefix = script.text()
             prefixes.append(prefix)
             vcs += [
@@ -159,7 +150,6 @@ def prepare_kernel(
         log_invariants,
         access_facts.spans(kernel),
         race_program,
-        race_batch,
     )
 
 
@@ -183,11 +173,6 @@ def prepare(
     return prepared, errors
 
 
-BATCH_SECONDS = 5.0
-"""The budget of a kernel's race VCs solved as one (`PreparedKernel.race_batch`); when that
-does not prove them all, each is solved on its own with the whole budget."""
-
-
 def solve(
     prepared: Sequence[PreparedKernel],
     options: VerifyOptions,
@@ -196,85 +181,35 @@ def solve(
 ) -> list[KernelResult]:
     """Every VC of the kernels solved. `on_vc` sees each VC's answer as it arrives (in
     completion order; the language server publishes them); setting `stop` kills the
-    solver workers and raises `solvers.dispatch.Stopped` (for the language server).
-
-    A kernel's race VCs are first tried as one query (`race_batch`): most kernels are free
-    of races, and one solver call proves all their checks where one per check paid a
-    process and a parse each (race checking cost 2.1 times the time of the rest). What the
-    batch does not prove (a race, or a check too hard together) is solved VC by VC."""
-    executor = options.executor if options.executor is not None else LocalExecutor(options.jobs)
-    cache = ResultCache() if options.cache else None
-    opts = options.solver_options
-    proved = _proved_batches(prepared, options, executor, cache, stop)
-
-    def batched(k: PreparedKernel, vc: PreparedVc) -> bool:
-        return vc.origin.kind is VcKind.DATA_RACE and id(k) in proved
-
-    for k in prepared:
-        for vc in k.vcs:
-            if on_vc is not None and batched(k, vc):
-                on_vc(k, vc, proved[id(k)])
-    vcs = [(k, vc) for k in prepared for vc in k.vcs if not batched(k, vc)]
+    solver workers and raises `solvers.dispatch.Stopped` (for the language server)."""
+    vcs = [(k, vc) for k in prepared for vc in k.vcs]
     tasks = [
         SolveTask(vc.script, options.solver, vc.alternatives, vc.encodings)
-        if not opts.incremental
+        if not options.solver_options.incremental
         else SolveTask(
             vc.script, options.solver, vc.alternatives, vc.encodings, vc.prefix, vc.prefix_end, vc.body
         )
         for _, vc in vcs
     ]
     tasks += [SolveTask(k.precondition_script, options.solver) for k in prepared if k.precondition_script]
+    cache = ResultCache() if options.cache else None
+    opts = options.solver_options
 
     def on_result(index: int, result: SolverResult) -> None:
         if on_vc is not None and index < len(vcs):
             on_vc(*vcs[index], result)
 
+    executor = options.executor if options.executor is not None else LocalExecutor(options.jobs)
     solved_all = executor.solve_many(
         tasks, opts, cache=cache, confirm=options.confirm, on_result=on_result, stop=stop
     )
     results = iter(solved_all)
     solved = [
-        (
-            k,
-            tuple(
-                VcResult(vc, proved[id(k)])
-                if batched(k, vc)
-                else settle_any_cell(k, settle_approximate(k, VcResult(vc, next(results))))
-                for vc in k.vcs
-            ),
-        )
+        (k, tuple(settle_any_cell(k, settle_approximate(k, VcResult(vc, next(results)))) for vc in k.vcs))
         for k in prepared
     ]
     out = [KernelResult(k, vcs, next(results) if k.precondition_script else None) for k, vcs in solved]
     return with_callees(out)
-
-
-def _proved_batches(
-    prepared: Sequence[PreparedKernel],
-    options: VerifyOptions,
-    executor: Executor,
-    cache: ResultCache | None,
-    stop: threading.Event | None,
-) -> dict[int, SolverResult]:
-    """The answer each race VC of a kernel gets when its batch is proved, by `id` of the kernel."""
-    opts = options.solver_options
-    batched = [k for k in prepared if k.race_batch is not None]
-    if not batched or opts.incremental:
-        return {}
-    budget = replace(opts, timeout=min(opts.timeout, BATCH_SECONDS))
-    tasks = [SolveTask(k.race_batch or "", options.solver) for k in batched]
-    answers = executor.solve_many(tasks, budget, cache=cache, confirm=options.confirm, stop=stop)
-    proved: dict[int, SolverResult] = {}
-    for k, answer in zip(batched, answers, strict=True):
-        if answer.outcome is Outcome.PROVED:
-            checks = sum(1 for vc in k.vcs if vc.origin.kind is VcKind.DATA_RACE)
-            # the time is the batch's, shared out; the message says how it was proved
-            proved[id(k)] = replace(
-                answer,
-                seconds=answer.seconds / checks,
-                message=f"proved with the kernel's {checks} race checks as one query",
-            )
-    return proved
 
 
 def with_callees(kernels: list[KernelResult]) -> list[KernelResult]:

@@ -75,8 +75,6 @@ class PreparedKernel:
     # the program and launch the race VCs speak of, where they keep blocks the kernel does
     # not read (hoaregpu.races.with_blocks): their counterexamples are replayed on it
     race_program: tuple[core.Kernel, Launch] | None = None
-    # all race VCs as one script, valid iff each is (`driver.solve` tries it first)
-    race_batch: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

@@ -90,16 +90,6 @@ class KernelScript:
             lines.append("(get-value (" + " ".join(self._query(q) for q in queries) + "))")
         return VcText(self._length, "\n".join(lines) + "\n")
 
-    def any_fails(self, items: Sequence[tuple[Hyp | None, FNode]]) -> VcText:
-        """Several VCs `hyps_i → obligation_i` as one body: unsat means every one is valid
-        (a model of the disjunction refutes one of them, not saying which)."""
-        cases = []
-        for hyps, obligation in items:
-            path = self.path_name(hyps)
-            self._declare(obligation)
-            cases.append(f"(and {path} (not {self._text(obligation)}))")
-        return VcText(self._length, f"(assert (or {' '.join(cases)}))\n(check-sat)\n")
-
     def _query(self, q: FNode) -> str:
         text = self._query_text.get(q)
         if text is None:
