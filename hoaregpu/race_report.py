@@ -62,9 +62,13 @@ def race_note(queries: Sequence[Query], values: Sequence[Value], sites: Mapping[
     who = f"thread {other}" + (f" of block {block}" if block is not None else "")
     this = f"the thread with {', '.join(me) or 'these coordinates'}"
     width, tid = sizes.get("blockDim.x"), me[0].removeprefix("tid = ") if len(me) == 1 else None
-    if block is not None and isinstance(width, int) and width > 0 and tid is not None and tid.isdigit():
+    blocks = sizes.get("gridDim.x")
+    several = block is not None or (isinstance(blocks, int) and blocks > 1)
+    if several and isinstance(width, int) and width > 0 and tid is not None and tid.isdigit():
         # a 1-D block's linear thread number, in the words used for the other thread
         this = f"thread {int(tid) % width} of block {int(tid) // width}"
+        if block is None:  # a race in `__shared__` memory: the other thread is of this block
+            who = f"thread {other} of the same block"
     return [
         f"race: {this} {VERBS[mine.kind]} "
         f"{mine.array}{where} at {_site_text(mine.span)}; {who} {PAST[recorded.kind]} it at "

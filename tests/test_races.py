@@ -4,6 +4,7 @@ invariants inferred for the logs, and the `--check-races` switch of `verify`."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -367,3 +368,15 @@ __global__ void example(float *A, int x) {
     assert race.vc.approximations
     assert (race.vc.origin.kind.value, race.result.outcome) == ("data-race", Outcome.REFUTED)
     assert race.replay is not None and race.replay.confirmed and "512 threads" in race.replay.detail
+
+
+def test_a_shared_memory_race_of_a_two_block_check_names_both_threads_in_one_block() -> None:
+    """The race checks of a kernel that reads no block index take two blocks; a race in
+    `__shared__` memory is between two threads of one block, and the note says so."""
+    from hoaregpu.report import render_text
+
+    path = Path(__file__).resolve().parents[1] / "specs" / "races" / "race_shared_missing_barrier.cu"
+    run = verify([str(path)], options(True))
+    text = render_text(run)
+    note = r"race: thread \d of block \d reads s\S* at .*; thread \d of the same block wrote it"
+    assert re.search(note, text)
