@@ -82,9 +82,7 @@ class Z3Backend(Backend):
 
     def solve(self, script: str, options: SolverOptions) -> Answer:
         import z3.z3 as z3_module
-        from pysmt.environment import reset_env
 
-        env = reset_env()
         # A fresh z3 context: a worker is forked from a process that may have used z3 (model
         # checks, input generation), and z3's heuristics depend on the ids of the terms
         # already in a context; inherited ones turned a 50 ms proof into "incomplete
@@ -93,13 +91,11 @@ class Z3Backend(Backend):
         # (a fresh context per configuration left a side condition of `prove` that plain
         # z3 proved in 0.2 s after the macro finder's try undecided for 10 s).
         z3_module._main_ctx = None
-        from hoaregpu.smt import read_script
-
-        parsed = read_script(script)  # once: forked configurations inherit the formula
+        parsed = _z3_read(script)  # once: forked configurations inherit the terms
 
         def run(configuration: str, budget: SolverOptions, quick: bool = False) -> Answer:
             rlimit = QUICK_RLIMIT if quick else None
-            return _z3_check(env, parsed, configuration == "macro-finder", budget, rlimit)
+            return _z3_check(parsed, configuration == "macro-finder", budget, rlimit)
 
         return solve_strategies(Z3_STRATEGIES, run, options)
 
@@ -124,41 +120,67 @@ on the machine's load: a race VC that the macro finder refutes in 0.3 s timed ou
 runs of 10; stopped by work, the same VC gets the same answer every time."""
 
 
+def _z3_read(script: str) -> tuple[Any, list[Any]]:
+    """The script's assertions and its `get-value` terms, read by z3's own parser into the
+    main context (20 times faster than pySMT's parser and converter on our VCs, which a
+    worker paid for every VC: 1 s of 6 for a tree reduction's 21 VCs)."""
+    import z3
+
+    from hoaregpu.solvers.binary import read_sexprs, show_sexpr
+
+    head, _, tail = script.partition("(check-sat)")
+    queries: list[str] = []
+    for form in read_sexprs(tail):
+        if isinstance(form, list) and form and form[0] == "get-value" and len(form) == 2:
+            queries += [show_sexpr(q) for q in form[1]] if isinstance(form[1], list) else []
+    # each query as an assertion `(= q q)` after the script's own, to be parsed in its scope
+    asked = "".join(f"(assert (= {q} {q}))\n" for q in queries)
+    try:
+        terms = z3.parse_smt2_string(head + asked)
+    except z3.Z3Exception as exc:
+        from hoaregpu.errors import SolverError
+
+        raise SolverError(f"cannot read SMT-LIB script: {exc}") from exc
+    n = len(terms) - len(queries)
+    return z3.And([terms[i] for i in range(n)]), [terms[n + i].arg(0) for i in range(len(queries))]
+
+
 def _z3_check(
-    env: Any, parsed: Any, macro_finder: bool, options: SolverOptions, rlimit: int | None = None
+    parsed: tuple[Any, list[Any]], macro_finder: bool, options: SolverOptions, rlimit: int | None = None
 ) -> Answer:
     """One z3 configuration on a parsed script, within `options.timeout` (and `rlimit`)."""
     import z3
-    from pysmt import logics
-    from pysmt.exceptions import SolverReturnedUnknownResultError
-    from pysmt.solvers.z3 import Z3Solver
 
+    formula, queries = parsed
     z3.set_param("smt.random_seed", options.seed)
     if options.memory_mb is not None:
         # z3 stops cleanly ("max. memory exceeded") before RLIMIT_AS kills it.
         z3.set_param("memory_max_size", max(1, options.memory_mb * 3 // 4))
     z3.set_param("smt.macro_finder", macro_finder)
     start = time.monotonic()
-    # UFLIRA is not in Z3Solver's SolverFor list: we get z3.Solver(), the default
-    # combined solver with MBQI, which handles quantifiers best.
-    limits = {"timeout": options.timeout_ms} | ({"rlimit": rlimit} if rlimit is not None else {})
-    solver = Z3Solver(env, logics.UFLIRA, random_seed=options.seed, solver_options=limits)
+    # the default combined solver with MBQI, which handles quantifiers best (as pySMT's
+    # Z3Solver for UFLIRA, which is not in z3's SolverFor list)
+    solver = z3.Solver()
+    solver.set("random_seed", options.seed)
+    solver.set("timeout", options.timeout_ms)
+    if rlimit is not None:
+        solver.set("rlimit", rlimit)
     try:
-        solver.add_assertion(parsed.formula)
-        sat = solver.solve()
-    except SolverReturnedUnknownResultError:
-        return unknown_answer(str(solver.z3.reason_unknown()), time.monotonic() - start, options)
-    except Exception as exc:
+        solver.add(formula)
+        sat = solver.check()
+    except z3.Z3Exception as exc:
         if _memory_error(exc):
             return Answer(Outcome.ERROR, message=memory_message(options))
         raise
-    if not sat:
+    if sat == z3.unknown:
+        return unknown_answer(str(solver.reason_unknown()), time.monotonic() - start, options)
+    if sat == z3.unsat:
         return Answer(Outcome.PROVED)
-    model = solver.z3.model()
+    model = solver.model()
     values: list[Value] = []
-    for q in parsed.queries:
+    for q in queries:
         try:
-            values.append(_z3_value(model.eval(solver.converter.convert(q), model_completion=True)))
+            values.append(_z3_value(model.eval(q, model_completion=True)))
         except Exception:
             values.append(None)
     return Answer(Outcome.REFUTED, tuple(values), model=_z3_model_text(model))
