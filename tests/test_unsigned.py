@@ -152,7 +152,8 @@ def test_run_reports_the_wrap(tmp_path: object, capsys: pytest.CaptureFixture[st
     path.write_text("__global__ void k(int *out) {\n    out[threadIdx.x] = (threadIdx.x - 1) / 2;\n}\n")
     assert main(["run", str(path), "--threads", "2", "--input", '{"out": [0, 0]}']) == 1
     out = capsys.readouterr().out
-    assert "unsigned-wrap" in out and "thread 0" in out
+    # thread 0 of each of the two blocks that `run` takes of a kernel reading no block index
+    assert "unsigned-wrap" in out and "at threads 0,2" in out
 
 
 def test_verify_names_the_kind(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
