@@ -129,7 +129,7 @@ __device__ unsigned int curand(curandStateMtgp32_t *state) {
   unsigned int temper = state->s[(t + offset + pos - 1) & 1023];
   __syncthreads();
   if (t == 0) {
-    unsigned int old = state->offset;
+    int old = state->offset;
     state->offset = __hoaregpu_arbitrary_int() & 1023;
   }
   __syncthreads();
