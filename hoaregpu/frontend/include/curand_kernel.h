@@ -27,27 +27,19 @@ typedef curandStateXORWOW_t curandState;
 /* cuRAND: every field is set from the seed; skipping ahead (by `subsequence`, then `offset`)
    reads v[0..4] and writes them back (unconditionally in the versions that copy them to a
    scratch vector, when the count is non-zero in the in-place ones: the union is modelled) and
-   adds to d; then the Box-Muller fields are cleared. */
+   adds to d; then the Box-Muller fields are cleared. Within one barrier interval only which
+   cells a thread reads and which it writes matter to races (another thread's access races
+   with either, in whatever order they come), so each cell is read once and written once. */
 __device__ void curand_init(unsigned long long seed, unsigned long long subsequence,
                             unsigned long long offset, curandStateXORWOW_t *state) {
+  unsigned int v0 = state->v[0], v1 = state->v[1], v2 = state->v[2], v3 = state->v[3],
+               v4 = state->v[4], d = state->d;
   state->d = __hoaregpu_arbitrary_uint();
   state->v[0] = __hoaregpu_arbitrary_uint();
   state->v[1] = __hoaregpu_arbitrary_uint();
   state->v[2] = __hoaregpu_arbitrary_uint();
   state->v[3] = __hoaregpu_arbitrary_uint();
   state->v[4] = __hoaregpu_arbitrary_uint();
-  /* the two skip-aheads: each reads the five words and writes them back */
-  for (int pass = 0; pass < 2; pass++) {
-    unsigned int v0 = state->v[0], v1 = state->v[1], v2 = state->v[2], v3 = state->v[3],
-                 v4 = state->v[4];
-    state->v[0] = __hoaregpu_arbitrary_uint();
-    state->v[1] = __hoaregpu_arbitrary_uint();
-    state->v[2] = __hoaregpu_arbitrary_uint();
-    state->v[3] = __hoaregpu_arbitrary_uint();
-    state->v[4] = __hoaregpu_arbitrary_uint();
-  }
-  unsigned int d = state->d; /* `d += 362437 * offset`, whatever the offset */
-  state->d = __hoaregpu_arbitrary_uint();
   state->boxmuller_flag = 0;
   state->boxmuller_flag_double = 0;
   state->boxmuller_extra = 0;
