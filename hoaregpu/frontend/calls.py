@@ -8,7 +8,8 @@ body, atomics, and CUDA's integer intrinsics.
   `a[i]` reaches every cell of `a`); a pointer to const is only read. Sound for proofs, since
   every implementation is one of these behaviours; a refutation holds for some
   implementation, and a warning names the assumption once per function
-  ([declared-only]). The stand-in `curand_kernel.h` declares cuRAND this way.
+  ([declared-only]). The prelude's `__hoaregpu_arbitrary_*()` are such functions without
+  pointers, the unknown values of the stand-in `curand_kernel.h`, and warn of nothing.
 - `atomicAdd(&a[i], v)` (also `a + i`, `a`, `&x`) and the other atomics: a `CallStmt` whose
   meaning is `hoaregpu.atomics` (verifier: `hoaregpu.vc.atomic`; interpreters:
   `hoaregpu.interp.calls`).
@@ -53,9 +54,7 @@ TEXTURE_FETCHES = frozenset({"tex1Dfetch", "tex1D", "tex2D"})
 # the prelude's source of unknown values for the stand-in library headers (curand_kernel.h): a
 # declared-only call without pointer arguments, so it changes no memory; not the user's
 # assumption, so no [declared-only] warning
-ARBITRARY = frozenset(
-    {"__hoaregpu_arbitrary_uint", "__hoaregpu_arbitrary_int", "__hoaregpu_arbitrary_float", "__hoaregpu_arbitrary_double"}
-)
+ARBITRARY = frozenset({f"__hoaregpu_arbitrary_{t}" for t in ("uint", "int", "float", "double")})
 ATOMIC_HINT = "the address of an atomic is '&a[i]', 'a + i', an array's name or '&x'"
 POINTER_HINT = "a pointer argument is an array's name, 'a + i', '&a[i]' or '&x'"
 _WIDTHS = {"CHAR_S": 8, "SCHAR": 8, "UCHAR": 8, "CHAR_U": 8, "SHORT": 16, "USHORT": 16, "INT": 32, "UINT": 32}
@@ -294,7 +293,9 @@ class Calls(MemoryOps):
                 )
                 after.append(AnnotStmt(Clause(ClauseKind.ASSUME, fact, span), span, call=name))
         warning = self.declared_only_warning(fn, cur) if warn else None
-        if warning is not None and all(w.message != warning.message for w in self.warnings):  # once per function
+        if warning is not None and all(
+            w.message != warning.message for w in self.warnings
+        ):  # once per function
             self.warnings.append(warning)
         return [*before, CallStmt(name, result, tuple(havoc), span), *after], result
 
