@@ -85,21 +85,12 @@ UNCONFIRMED = {
 
 
 # The race xfail kernels we leave undecided, each looked at (docs/races.md)
-_CURAND = (
-    "every thread calls a cuRAND function on one state: a race on the state, but the stand-in "
-    "header declares cuRAND without bodies, whose accesses are of *any* cell of the state, so "
-    "the refuted race VC is undecided by policy (the cells touched may be no other thread's)"
-)
 _FLOAT = (
     "the racing writes store `(float)` of thread ids, an uninterpreted conversion: z3's model "
     "makes the two floats differ, execution cannot confirm it (131,072 threads; replay stops at "
     "1,024), so the refutation stays undecided (the values do differ in C: a real race, missed as undecided)"
 )
 UNDECIDED = {
-    "CUDA/curand_tests/fail/curand_mtgp32_block_race/kernel.cu": _CURAND,
-    "CUDA/curand_tests/fail/curand_mtgp32_race/kernel.cu": _CURAND,
-    "CUDA/curand_tests/fail/curand_race/kernel.cu": _CURAND,
-    "CUDA/curand_tests/fail/init_race/kernel.cu": _CURAND,
     "CUDA/fresh_arrays/fail/struct_float/kernel.cu": _FLOAT,
     "CUDA/fresh_arrays/fail/struct_nested/kernel.cu": _FLOAT,
     "OpenCL/fresh_arrays/fail/global/kernel.cl": _FLOAT,

@@ -8,7 +8,8 @@ body, atomics, and CUDA's integer intrinsics.
   `a[i]` reaches every cell of `a`); a pointer to const is only read. Sound for proofs, since
   every implementation is one of these behaviours; a refutation holds for some
   implementation, and a warning names the assumption once per function
-  ([declared-only]). The stand-in `curand_kernel.h` declares cuRAND this way.
+  ([declared-only]). The prelude's `__hoaregpu_arbitrary_*()` are such functions without
+  pointers, the unknown values of the stand-in `curand_kernel.h`, and warn of nothing.
 - `atomicAdd(&a[i], v)` (also `a + i`, `a`, `&x`) and the other atomics: a `CallStmt` whose
   meaning is `hoaregpu.atomics` (verifier: `hoaregpu.vc.atomic`; interpreters:
   `hoaregpu.interp.calls`).
@@ -50,6 +51,10 @@ TEXTURE_TAG = "texture"
 FENCES = frozenset({"__threadfence", "__threadfence_block", "mem_fence", "read_mem_fence", "write_mem_fence"})
 INTRINSICS = frozenset({"__mul24", "__umul24", "min", "max", "abs", "add_sat", "sub_sat"})
 TEXTURE_FETCHES = frozenset({"tex1Dfetch", "tex1D", "tex2D"})
+# the prelude's source of unknown values for the stand-in library headers (curand_kernel.h): a
+# declared-only call without pointer arguments, so it changes no memory; not the user's
+# assumption, so no [declared-only] warning
+ARBITRARY = frozenset({f"__hoaregpu_arbitrary_{t}" for t in ("uint", "int", "float", "double")})
 ATOMIC_HINT = "the address of an atomic is '&a[i]', 'a + i', an array's name or '&x'"
 POINTER_HINT = "a pointer argument is an array's name, 'a + i', '&a[i]' or '&x'"
 _WIDTHS = {"CHAR_S": 8, "SCHAR": 8, "UCHAR": 8, "CHAR_U": 8, "SHORT": 16, "USHORT": 16, "INT": 32, "UINT": 32}
@@ -107,6 +112,8 @@ class Calls(MemoryOps):
                 return self.intrinsic_call(cur)
             if fn.spelling in TEXTURE_FETCHES:
                 return self.declared_only(cur, fn)
+            if fn.spelling in ARBITRARY:
+                return self.declared_only(cur, fn, warn=False)
             return None
         # a function without body: `__device__` in CUDA; any (non-kernel) function in OpenCL
         opencl = clang.is_opencl(self.tu_path)
@@ -241,7 +248,7 @@ class Calls(MemoryOps):
 
     # ------------------------------------------------------------ declared-only functions
 
-    def declared_only(self, cur: Any, fn: Any) -> tuple[list[Stmt], str | None]:
+    def declared_only(self, cur: Any, fn: Any, warn: bool = True) -> tuple[list[Stmt], str | None]:
         span = self.span(cur)
         name = fn.spelling
         before: list[Stmt] = []
@@ -285,8 +292,10 @@ class Calls(MemoryOps):
                     span,
                 )
                 after.append(AnnotStmt(Clause(ClauseKind.ASSUME, fact, span), span, call=name))
-        warning = self.declared_only_warning(fn, cur)
-        if all(w.message != warning.message for w in self.warnings):  # once per function
+        warning = self.declared_only_warning(fn, cur) if warn else None
+        if warning is not None and all(
+            w.message != warning.message for w in self.warnings
+        ):  # once per function
             self.warnings.append(warning)
         return [*before, CallStmt(name, result, tuple(havoc), span), *after], result
 

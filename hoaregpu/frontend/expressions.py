@@ -72,14 +72,22 @@ class ExpressionTranslator:
     # first, and how deep the expression is inside the right of && / || or a branch of ?:
     pending: list[Stmt] = field(default_factory=list)
     guarded: int = 0
+    # the spans of the calls being inlined, innermost last (inline.py; a call inside a stand-in
+    # header has its user's call's span): where a stand-in library's body is reported
+    call_sites: list[Span] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.ci = clang.cindex()
         self.K = self.ci.CursorKind
 
     def span(self, cur: Any) -> Span:
+        loc = cur.location
+        if self.call_sites and loc.is_in_system_header:
+            # a step of a stand-in header's function (cuRAND's): at the user's call, in the
+            # user's file, not at a line of a header the user never wrote
+            return self.call_sites[-1]
         # in characters: Clang's columns count bytes (wrong after a non-ASCII character)
-        return Span(self.path, *self.chars.linecol(cur.location.offset))
+        return Span(self.path, *self.chars.linecol(loc.offset))
 
     def unsupported(self, what: str, cur: Any, hint: str | None = None) -> UnsupportedError:
         return UnsupportedError(what, self.span(cur), hint)

@@ -118,6 +118,7 @@ class Inliner(Calls):
         ]
         self.inlined.append(fn.get_definition())
         self.inline_stack.append(fn.spelling)
+        self.call_sites.append(span)
         self.push_pointer_frame(  # pointers.py: what the callee's pointers may point into
             fn.get_definition(),
             {decl_id(p): frozenset(v.targets) for p, v, _ in values if isinstance(v, PtrVal)},
@@ -209,6 +210,7 @@ class Inliner(Calls):
         finally:
             self.ptr_frames.pop()
             self.inline_stack.pop()
+            self.call_sites.pop()
             self.unsigned_params = saved_params
             self.used = saved_used | inside
 

@@ -88,6 +88,12 @@ extern __device__ float sinf(float);
 extern __device__ float cosf(float);
 extern __device__ float __fdividef(float, float);
 extern __device__ float __expf(float);
+/* Unknown values for the stand-in library headers (curand_kernel.h): each call returns any value
+   of its type, fresh per call and thread, and touches no memory (frontend/calls.py, ARBITRARY). */
+extern __device__ unsigned int __hoaregpu_arbitrary_uint(void);
+extern __device__ int __hoaregpu_arbitrary_int(void);
+extern __device__ float __hoaregpu_arbitrary_float(void);
+extern __device__ double __hoaregpu_arbitrary_double(void);
 /* GPUVerify's annotation dialect (docs/gpuverify-dialect.md): contracts and assertions written
    as calls. hoaregpu/frontend/gpuverify.py reads them; they are never executed. */
 extern __device__ void __requires(bool), __ensures(bool), __global_requires(bool), __global_ensures(bool);
