@@ -12,12 +12,13 @@ import shutil
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from pysmt.fnode import FNode
 from pysmt.shortcuts import Not
 
 from hoaregpu import access_facts, core
-from hoaregpu.driver import fresh_env
+from hoaregpu.driver import KernelResult, VerifyOptions, fresh_env, verify
 from hoaregpu.frontend import parse_text
 from hoaregpu.lower import lower_file
 from hoaregpu.smt.expand import ExpandThreadQuantifiers
@@ -54,6 +55,23 @@ def lower(src: str) -> core.Kernel:
     """Parse and lower a file holding exactly one kernel (no transform)."""
     (kernel,) = lower_file(parse_text(source(src), PATH))
     return kernel
+
+
+def lowered(src: str) -> dict[str, core.Kernel]:
+    """Parse and lower a file of one or more kernels, by name (no transform)."""
+    return {k.name: k for k in lower_file(parse_text(source(src), PATH))}
+
+
+def verified(tmp_path: Path, src: str, check_races: bool = True) -> dict[str, KernelResult]:
+    """`verify` of the source written to TMP/k.cu with z3 (20 s per VC, no cache), by kernel name."""
+    path = tmp_path / PATH
+    path.write_text(source(src))
+    options = VerifyOptions(
+        solver="z3", solver_options=SolverOptions(timeout=20.0), cache=False, check_races=check_races
+    )
+    result = verify([str(path)], options)
+    assert not result.errors, [e.render() for e in result.errors]
+    return {k.prepared.kernel.name: k for k in result.kernels}
 
 
 def kernel(src: str) -> core.Kernel:

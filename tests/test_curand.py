@@ -5,29 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline_kit import source
+from pipeline_kit import lowered, verified
 
 from hoaregpu import core
-from hoaregpu.driver import KernelResult, VerifyOptions, verify
-from hoaregpu.frontend import parse_text
+from hoaregpu.driver import KernelResult
 from hoaregpu.interp import run_kernel
 from hoaregpu.interp.replay_cex import replay_results
 from hoaregpu.interp.results import RACE
-from hoaregpu.lower import lower_file
-from hoaregpu.solvers import Outcome, SolverOptions
-
-
-def run(tmp_path: Path, src: str) -> dict[str, KernelResult]:
-    path = tmp_path / "k.cu"
-    path.write_text(source(src))
-    options = VerifyOptions(solver="z3", solver_options=SolverOptions(timeout=20.0), cache=False)
-    result = verify([str(path)], options)
-    assert not result.errors, [e.render() for e in result.errors]
-    return {k.prepared.kernel.name: k for k in result.kernels}
-
-
-def kernels(src: str) -> dict[str, core.Kernel]:
-    return {k.name: k for k in lower_file(parse_text(source(src), "k.cu"))}
+from hoaregpu.solvers import Outcome
 
 
 def refuted(k: KernelResult) -> list[tuple[str, int]]:
@@ -48,7 +33,7 @@ __global__ void shared(curandState *state, unsigned int *out) {
 
 
 def test_threads_sharing_one_xorwow_state_race_at_the_call(tmp_path: Path) -> None:
-    k = run(tmp_path, SHARED)["shared"]
+    k = verified(tmp_path, SHARED)["shared"]
     assert k.verdict == "failed"
     # every refutation is a race, reported at the user's call (line 4), not in the header
     assert set(refuted(k)) == {("data-race", 4)}
@@ -77,7 +62,7 @@ def test_each_thread_its_own_state_is_race_free_and_numbers_stay_unknown(tmp_pat
       heads[threadIdx.x] = curand(&s[threadIdx.x]) % 2;
     }
     """
-    ks = run(tmp_path, src)
+    ks = verified(tmp_path, src)
     assert ks["own"].verdict == "verified"
     # nothing is known of the numbers: a claim about one is refuted, not proved
     assert refuted(ks["claims_a_number"]) == [("postcondition", 11)]
@@ -97,7 +82,7 @@ def test_philox_sharing_races_and_own_states_do_not(tmp_path: Path) -> None:
       out[threadIdx.x] = curand(s);
     }
     """
-    ks = run(tmp_path, src)
+    ks = verified(tmp_path, src)
     assert ks["own"].verdict == "verified"
     assert ks["shared"].verdict == "failed" and {kind for kind, _ in refuted(ks["shared"])} == {"data-race"}
 
@@ -119,7 +104,7 @@ __global__ void only_thread_zero(curandStateMtgp32_t *state, unsigned int *out) 
 
 
 def test_mtgp32_is_cooperative_within_a_block(tmp_path: Path) -> None:
-    ks = run(tmp_path, MTGP % 256)
+    ks = verified(tmp_path, MTGP % 256)
     # 256 threads (the generator's limit) read s[t + offset + 0, 1, pos - 1, pos] (pos <= 94)
     # and write s[t + offset + 351]: never the same cell
     assert ks["block"].verdict == "verified"
@@ -128,7 +113,7 @@ def test_mtgp32_is_cooperative_within_a_block(tmp_path: Path) -> None:
 
 
 def test_mtgp32_model_reads_the_generator_offset_and_writes_it_between_barriers() -> None:
-    k = kernels(MTGP % 4)["block"]
+    k = lowered(MTGP % 4)["block"]
     syncs = [s for s in core.statements(k.body) if isinstance(s, core.Sync)]
     assert len(syncs) == 2
     text = str(k.body)
@@ -136,11 +121,11 @@ def test_mtgp32_model_reads_the_generator_offset_and_writes_it_between_barriers(
 
 
 def test_the_interpreter_runs_curand_and_finds_the_shared_state_race() -> None:
-    k = kernels(SHARED)["shared"]
+    k = lowered(SHARED)["shared"]
     runs = [run_kernel(k, 2, {"state.d": {}, "state.v": {}, "out": {}}, seed=s) for s in range(4)]
     assert all(r.final is not None for r in runs)
     assert any(v.kind == RACE and not v.benign for r in runs for v in r.violations)
-    own = kernels(
+    own = lowered(
         """
         #include <curand_kernel.h>
         /*@ requires gridDim.x == 1; requires blockDim.x == 4; */
@@ -161,5 +146,5 @@ def test_a_users_declared_only_function_still_warns_but_not_the_headers_values()
     __device__ int nondet(void);
     __global__ void k(curandState *s, int *a) { a[threadIdx.x] = nondet() + curand(&s[threadIdx.x]); }
     """
-    warnings = kernels(src)["k"].warnings
+    warnings = lowered(src)["k"].warnings
     assert [w.tag for w in warnings] == ["declared-only"] and "'nondet'" in warnings[0].message

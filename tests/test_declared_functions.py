@@ -6,28 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pipeline_kit import source
+from pipeline_kit import lowered, verified
 
 from hoaregpu import core
-from hoaregpu.driver import KernelResult, VerifyOptions, contract_calls, verify
-from hoaregpu.frontend import parse_text
+from hoaregpu.driver import contract_calls
 from hoaregpu.interp import run_kernel
-from hoaregpu.lower import lower_file
-from hoaregpu.solvers import Outcome, SolverOptions
-
-
-def run(tmp_path: Path, src: str, check_races: bool = True) -> dict[str, KernelResult]:
-    path = tmp_path / "k.cu"
-    path.write_text(source(src))
-    options = VerifyOptions(solver="z3", solver_options=SolverOptions(timeout=20.0), check_races=check_races)
-    result = verify([str(path)], options)
-    assert not result.errors, [e.render() for e in result.errors]
-    return {k.prepared.kernel.name: k for k in result.kernels}
-
-
-def kernels(src: str) -> dict[str, core.Kernel]:
-    return {k.name: k for k in lower_file(parse_text(source(src), "k.cu"))}
-
+from hoaregpu.solvers import Outcome
 
 SRC = """
 __device__ int nondet(void);
@@ -66,7 +50,7 @@ __global__ void untouched(int *a, int *b) {
 
 
 def test_arbitrary_values_and_havocked_arrays(tmp_path: Path) -> None:
-    ks = run(tmp_path, SRC)
+    ks = verified(tmp_path, SRC)
     assert ks["absolute"].verdict == "verified"
     # a refutation that depends only on the arbitrary value is reported (some implementation
     # of nondet returns 0), and the kernel says which function it treated as arbitrary
@@ -84,7 +68,7 @@ def test_the_warning_comes_once_per_function_and_calls_need_no_verified_callee()
     __device__ int nondet(void);
     __global__ void k(int *a) { a[0] = nondet(); a[1] = nondet(); }
     """
-    k = kernels(src)["k"]
+    k = lowered(src)["k"]
     assert len(k.warnings) == 1
     assert contract_calls(k.body) == set()
 
@@ -96,7 +80,7 @@ def test_the_interpreter_draws_reproducible_values_in_range() -> None:
     /*@ requires gridDim.x == 1; requires blockDim.x == 8; */
     __global__ void k(int *a, int *b) { a[threadIdx.x] = coin(); b[threadIdx.x] = u(); }
     """
-    k = kernels(src)["k"]
+    k = lowered(src)["k"]
     runs = [run_kernel(k, 8, {"a": {}, "b": {}}, seed=s) for s in (1, 1, 2)]
     assert all(r.ok and r.final is not None for r in runs)
     cols = [[r.final.shared["a"].get((i,)) for i in range(8)] for r in runs if r.final]
@@ -110,7 +94,7 @@ def test_a_scalar_passed_by_address_is_no_longer_uniform() -> None:
     /*@ ensures n == \\old(n); */
     __global__ void k(int n) { set(&n); }
     """
-    k = kernels(src)["k"]
+    k = lowered(src)["k"]
     assert k.decl("n").kind is core.VarKind.LOCAL
 
 
@@ -126,10 +110,10 @@ def test_curand_is_read_through_the_stand_in_header(tmp_path: Path) -> None:
         """
     # the stand-in's bodies touch only each thread's own state (tests/test_curand.py), so the
     # race checks are proved too; the numbers are unknown, and nothing warns about them
-    k = run(tmp_path, src)["k"]
+    k = verified(tmp_path, src)["k"]
     assert k.verdict == "verified"
     assert k.prepared.kernel.warnings == ()
-    assert run(tmp_path, src, check_races=False)["k"].verdict == "verified"
+    assert verified(tmp_path, src, check_races=False)["k"].verdict == "verified"
 
 
 MUL24 = """
@@ -148,14 +132,14 @@ __global__ void too_wide(int *a, int x) {
 
 
 def test_mul24_is_the_product_where_its_operands_fit_in_24_bits(tmp_path: Path) -> None:
-    ks = run(tmp_path, MUL24)
+    ks = verified(tmp_path, MUL24)
     assert ks["ok"].verdict == "verified"
     outcomes = [(r.vc.origin.kind.value, r.result.outcome) for r in ks["too_wide"].results]
     assert ("narrowing", Outcome.REFUTED) in outcomes
 
 
 def test_min_max_abs_warpsize_and_fences(tmp_path: Path) -> None:
-    ks = run(
+    ks = verified(
         tmp_path,
         """
         /*@ requires gridDim.x == 1; requires blockDim.x == 2;
@@ -178,7 +162,7 @@ def test_min_max_abs_warpsize_and_fences(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("wrong", ["r[3] == 64", "r[2] == x"])
 def test_wrong_claims_about_intrinsics_are_refuted(tmp_path: Path, wrong: str) -> None:
-    ks = run(
+    ks = verified(
         tmp_path,
         f"""
         /*@ requires gridDim.x == 1; requires blockDim.x == 1; ensures {wrong}; */
@@ -215,10 +199,10 @@ __global__ void k(int *a) {
 
 
 def test_calls_in_loop_conditions_run_before_every_evaluation(tmp_path: Path) -> None:
-    assert run(tmp_path, LOOPS % "0")["k"].verdict == "verified"
+    assert verified(tmp_path, LOOPS % "0")["k"].verdict == "verified"
     # zero iterations of both loops is one behaviour of nondet and limit
-    assert run(tmp_path, LOOPS % "1")["k"].verdict == "failed"
-    k = kernels(LOOPS % "0")["k"]
+    assert verified(tmp_path, LOOPS % "1")["k"].verdict == "failed"
+    k = lowered(LOOPS % "0")["k"]
     calls = [s for s in core.statements(k.body) if isinstance(s, core.Opaque)]
     assert [c.function for c in calls] == ["nondet", "nondet", "limit", "limit"]  # entry and each round
 
@@ -227,9 +211,9 @@ def test_calls_that_change_memory_stay_out_of_loop_conditions() -> None:
     from hoaregpu.errors import UnsupportedError
 
     with pytest.raises(UnsupportedError, match="call in a loop condition"):
-        kernels("__device__ int fill(int *a);\n__global__ void k(int *a) { while (fill(a)) {} }")
+        lowered("__device__ int fill(int *a);\n__global__ void k(int *a) { while (fill(a)) {} }")
     with pytest.raises(UnsupportedError, match="call in a loop condition"):
-        kernels("__global__ void k(int *a) { while (atomicAdd(a, 1) < 4) {} }")
+        lowered("__global__ void k(int *a) { while (atomicAdd(a, 1) < 4) {} }")
 
 
 def test_texture_fetches_are_arbitrary_texels(tmp_path: Path) -> None:
@@ -241,8 +225,8 @@ def test_texture_fetches_are_arbitrary_texels(tmp_path: Path) -> None:
       a[threadIdx.x] = tex1Dfetch(tex, threadIdx.x);
     }
     """
-    assert run(tmp_path, src % "0")["k"].verdict == "verified"  # an unsigned texel
-    failed = run(tmp_path, src % "1")["k"]
+    assert verified(tmp_path, src % "0")["k"].verdict == "verified"  # an unsigned texel
+    failed = verified(tmp_path, src % "1")["k"]
     assert failed.verdict == "failed"
     assert [w.tag for w in failed.prepared.kernel.warnings] == ["texture"]
 
@@ -258,7 +242,7 @@ def test_reference_parameters_are_like_pointers(tmp_path: Path) -> None:
     /*@ requires gridDim.x == 1; requires blockDim.x == 2; ensures b[0] == \\old(b[0]); */
     __global__ void cell(int *b) { set(b[1]); }
     """
-    ks = run(tmp_path, src)
+    ks = verified(tmp_path, src)
     assert ks["changed"].verdict == "failed"
     assert ks["kept"].verdict == "verified"
     assert ks["cell"].verdict == "failed"  # a reference to b[1] reaches the whole array
@@ -270,7 +254,7 @@ def test_the_interpreter_draws_float_values_as_floats() -> None:
     /*@ requires gridDim.x == 1; requires blockDim.x == 4; */
     __global__ void k(float *a) { a[threadIdx.x] = noise() + 1.0f; }
     """
-    res = run_kernel(kernels(src)["k"], 4, {"a": {}}, seed=3)
+    res = run_kernel(lowered(src)["k"], 4, {"a": {}}, seed=3)
     assert res.ok and res.final is not None
     values = [res.final.shared["a"].get((i,)) for i in range(4)]
     assert all(isinstance(v, float) and -4.0 <= v <= 6.0 for v in values), values

@@ -157,6 +157,17 @@ __device__ void __hoaregpu_philox_output(curandStatePhilox4_32_10_t *state) {
   state->output.w = __hoaregpu_arbitrary_uint();
 }
 
+/* cuRAND: a carry into ctr.z, and on its overflow into ctr.w */
+__device__ void __hoaregpu_philox_carry_zw(curandStatePhilox4_32_10_t *state) {
+  unsigned int z = state->ctr.z;
+  unsigned int z1 = __hoaregpu_arbitrary_uint();
+  state->ctr.z = z1;
+  if (z1 == 0) {
+    unsigned int w = state->ctr.w;
+    state->ctr.w = __hoaregpu_arbitrary_uint();
+  }
+}
+
 /* cuRAND: the counter set to 0, the key from the seed, the other fields cleared; skipping
    `subsequence` adds to ctr.z and ctr.w, skipping `offset` steps STATE (taking 4 off it when it
    passes 3) and adds to ctr.x and ctr.y, carrying into ctr.z and then ctr.w on overflow; each
@@ -190,13 +201,7 @@ __device__ void curand_init(unsigned long long seed, unsigned long long subseque
   unsigned int carry = __hoaregpu_arbitrary_uint();
   state->ctr.y = carry;
   if (__hoaregpu_arbitrary_uint() == 0) { /* `nhi > ctr.y`: the carry goes on */
-    unsigned int z2 = state->ctr.z;
-    unsigned int z3 = __hoaregpu_arbitrary_uint();
-    state->ctr.z = z3;
-    if (z3 == 0) {
-      unsigned int w2 = state->ctr.w;
-      state->ctr.w = __hoaregpu_arbitrary_uint();
-    }
+    __hoaregpu_philox_carry_zw(state);
   }
   __hoaregpu_philox_output(state);
 }
@@ -227,13 +232,7 @@ __device__ unsigned int curand(curandStatePhilox4_32_10_t *state) {
       unsigned int y1 = __hoaregpu_arbitrary_uint();
       state->ctr.y = y1;
       if (y1 == 0) {
-        unsigned int z = state->ctr.z;
-        unsigned int z1 = __hoaregpu_arbitrary_uint();
-        state->ctr.z = z1;
-        if (z1 == 0) {
-          unsigned int w = state->ctr.w;
-          state->ctr.w = __hoaregpu_arbitrary_uint();
-        }
+        __hoaregpu_philox_carry_zw(state);
       }
     }
     __hoaregpu_philox_output(state);
