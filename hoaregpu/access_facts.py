@@ -173,3 +173,34 @@ def check_placement(kernel: core.Kernel) -> None:
                     "access facts speak of a kernel's race logs: state them in loop invariants, "
                     "asserts or a kernel's 'ensures', where they are proved",
                 )
+
+
+_MEMORY_HINT = "only memory (pointer parameters, __shared__ and __device__ variables) can race"
+
+
+def check_target(
+    fact: Access, decl: core.VarDecl, memory_scalar: bool, span: Span, span_of: Callable[[Term], Span]
+) -> None:
+    """Raise SpecError unless `fact`'s array is memory (`memory_scalar`: a scalar parameter
+    that stands for memory) and no index of it holds another fact."""
+    what, target = fact.kind.value, fact.target
+    assert isinstance(target, Var)
+    if decl.kind is core.VarKind.LOCAL:
+        raise SpecError(
+            f"'{target.name}' is a thread's own variable: '{what}' speaks of memory accesses",
+            span,
+            _MEMORY_HINT,
+        )
+    if decl.role is core.VarRole.SCALAR_PARAM and not memory_scalar:
+        raise SpecError(
+            f"'{target.name}' is a scalar parameter: '{what}' speaks of memory accesses", span, _MEMORY_HINT
+        )
+    for index in target.indices:
+        inner = next((s for s in subterms(index) if isinstance(s, Access)), None)
+        if inner is not None:
+            raise SpecError(
+                f"access fact '{inner.kind.value}' in an index of '{what}'",
+                span_of(inner),
+                "an index is a number: state the facts side by side"
+                f" ('{inner.kind.value}(a) && {what}(b, i)')",
+            )

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from . import core, early_exit, grid, syntax
 from .access_facts import check_placement as check_access_facts
+from .access_facts import check_target as check_fact_target
 from .errors import Span, SpecError, UnsupportedError
 from .floats import check_annotation as check_float_annotation
 from .lower_calls import lower_call
@@ -162,29 +163,9 @@ class _Lowerer(EvaluationChecks):
         if name is None or target.name in bound:
             raise SpecError(f"unknown array '{target.name}' in '{what}'", span)
         decl = self.info[name].decl
-        if decl.kind is core.VarKind.LOCAL:
-            raise SpecError(
-                f"'{target.name}' is a thread's own variable: '{what}' speaks of memory accesses",
-                span,
-                "only memory (pointer parameters, __shared__ and __device__ variables) can race",
-            )
-        if decl.role is core.VarRole.SCALAR_PARAM and name not in self.memory_scalars:
-            raise SpecError(
-                f"'{target.name}' is a scalar parameter: '{what}' speaks of memory accesses",
-                span,
-                "only memory (pointer parameters, __shared__ and __device__ variables) can race",
-            )
+        check_fact_target(t, decl, name in self.memory_scalars, span, lambda x: _span(x, self.path))
         if not t.any_cell and len(target.indices) != decl.dim:
             raise SpecError(_dim_message(target.name, decl.dim, len(target.indices)), span)
-        for index in target.indices:
-            inner = next((s for s in subterms(index) if isinstance(s, Access)), None)
-            if inner is not None:
-                raise SpecError(
-                    f"access fact '{inner.kind.value}' in an index of '{what}'",
-                    _span(inner, self.path),
-                    "an index is a number: state the facts side by side"
-                    f" ('{inner.kind.value}(a) && {what}(b, i)')",
-                )
         indices = tuple(self.term(i, bound) for i in target.indices)
         return Access(t.kind, Var(name, indices, target.span), t.any_cell, t.span)
 
@@ -398,7 +379,7 @@ def _span(t: Term, path: str) -> Span:
 def lower_kernel(k: syntax.KernelDef, path: str) -> core.Kernel:
     lw = _Lowerer(path)
     with lw.scope():
-        assigned = _assigned_c_names(k.body)
+        assigned = syntax.assigned_names(k.body)
         params: list[str] = []
         for p in k.params:
             if p.dims > 0:
@@ -449,25 +430,6 @@ def contract_body_problem(body: core.Stmt, decl: Callable[[str], core.VarDecl]) 
     if any(isinstance(s, core.Sync) for s in core.statements(body)):
         return "has a barrier"
     return None
-
-
-def _assigned_c_names(s: syntax.Stmt) -> set[str]:
-    """C names on the left of an assignment anywhere in `s` (before scoping)."""
-    if isinstance(s, syntax.AssignStmt | syntax.IncDec):
-        return {s.target.name}
-    if isinstance(s, syntax.CallStmt):  # through a pointer (`f(&n)`): not uniform afterwards
-        return set(s.havoc) | ({s.atomic.target.name} if s.atomic is not None else set())
-    if isinstance(s, syntax.Block):
-        return set().union(*(_assigned_c_names(x) for x in s.stmts)) if s.stmts else set()
-    if isinstance(s, syntax.IfStmt):
-        out = _assigned_c_names(s.then)
-        return out | _assigned_c_names(s.orelse) if s.orelse is not None else out
-    if isinstance(s, syntax.WhileStmt):
-        return _assigned_c_names(s.body)
-    if isinstance(s, syntax.ForStmt):
-        parts = [x for x in (s.init, s.step, s.body) if x is not None]
-        return set().union(*(_assigned_c_names(x) for x in parts))
-    return set()
 
 
 def lower_file(spec: syntax.SpecFile) -> tuple[core.Kernel, ...]:

@@ -261,3 +261,22 @@ class SpecFile:
     path: str
     kernels: tuple[KernelDef, ...]
     defines: tuple[Define, ...]
+
+
+def assigned_names(s: Stmt) -> set[str]:
+    """C names on the left of an assignment anywhere in `s` (before scoping)."""
+    if isinstance(s, AssignStmt | IncDec):
+        return {s.target.name}
+    if isinstance(s, CallStmt):  # through a pointer (`f(&n)`): not uniform afterwards
+        return set(s.havoc) | ({s.atomic.target.name} if s.atomic is not None else set())
+    if isinstance(s, Block):
+        return set().union(*(assigned_names(x) for x in s.stmts)) if s.stmts else set()
+    if isinstance(s, IfStmt):
+        out = assigned_names(s.then)
+        return out | assigned_names(s.orelse) if s.orelse is not None else out
+    if isinstance(s, WhileStmt):
+        return assigned_names(s.body)
+    if isinstance(s, ForStmt):
+        parts = [x for x in (s.init, s.step, s.body) if x is not None]
+        return set().union(*(assigned_names(x) for x in parts))
+    return set()
