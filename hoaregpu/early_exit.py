@@ -22,7 +22,7 @@ from collections.abc import Callable
 from . import core
 from .core import Exit, ExitKind
 from .errors import Span
-from .terms import Binary, BinOp, IntLit, Term, Unary, UnOp, Var
+from .terms import Binary, BinOp, IntLit, Term, Unary, UnOp, Var, conjoin
 
 Fresh = Callable[[ExitKind], str]
 
@@ -91,7 +91,7 @@ def break_conditions(stmt: core.Stmt, path: tuple[Term, ...] = ()) -> list[Term]
     if isinstance(stmt, Exit):
         if stmt.kind is not ExitKind.BREAK:
             return []
-        return [_conj(path)] if path else None
+        return [conjoin(path)] if path else None
     if isinstance(stmt, core.Seq):
         if len(stmt.stmts) == 1:
             return break_conditions(stmt.stmts[0], path)
@@ -161,13 +161,6 @@ def _none_set(flags: list[str]) -> Term:
     for f in flags[1:]:
         term = Binary(BinOp.AND, term, _not(f), None)
     return term
-
-
-def _conj(terms: tuple[Term, ...]) -> Term:
-    out = terms[0]
-    for t in terms[1:]:
-        out = Binary(BinOp.AND, out, t, None)
-    return out
 
 
 def _disj(terms: list[Term]) -> Term:

@@ -45,6 +45,7 @@ from .terms import (
     QuantKind,
     Term,
     Var,
+    conjoin,
     subterms,
 )
 
@@ -69,13 +70,6 @@ def value_of(array: str) -> str:
 CHOICE = f"{PREFIX}.choice"
 UNKNOWN_CELL = f"{PREFIX}.cell"  # a cell a body-less call may write (any cell)
 UNKNOWN_VALUE = f"{PREFIX}.any"
-
-
-def _and(ts: list[Term]) -> Term:
-    out = ts[0] if ts else IntLit(1)
-    for t in ts[1:]:
-        out = Binary(BinOp.AND, out, t)
-    return out
 
 
 def _or(ts: list[Term]) -> Term:
@@ -226,7 +220,7 @@ class Instrumenter:
             if acc.kind == WRITE and kind == WRITE and acc.value is not None and acc.array in self.tolerant:
                 # the same value written by both is tolerated (Definition 5.4(b); `BENIGN_WRITES`)
                 same.append(Binary(BinOp.NE, self._other(value_of(acc.array), u, b), acc.value))
-            parts.append(_and(same))
+            parts.append(conjoin(same))
         return _or(parts)
 
     def check(self, acc: Access) -> core.Assert:
@@ -238,18 +232,18 @@ class Instrumenter:
             b = Var(f"{PREFIX}.b")
             mine = _linear(self.block_coords)
             same_block = Binary(BinOp.EQ, b, mine)
-            guard = _and(
+            guard = conjoin(
                 [
                     *in_block,
                     Binary(BinOp.LE, IntLit(0), b),
                     Binary(BinOp.LT, b, _size(self.block_coords)),
-                    _not(_and([same_block, Binary(BinOp.EQ, u, me)])),
+                    _not(conjoin([same_block, Binary(BinOp.EQ, u, me)])),
                 ]
             )
             body = Binary(BinOp.IMPLIES, guard, _not(self.conflict(acc, u, b, same_block)))
             term: Term = Quant(QuantKind.FORALL, (u.name, b.name), body, acc.span)
         else:
-            guard = _and([*in_block, Binary(BinOp.NE, u, me)])
+            guard = conjoin([*in_block, Binary(BinOp.NE, u, me)])
             body = Binary(BinOp.IMPLIES, guard, _not(self.conflict(acc, u, None, None)))
             term = Quant(QuantKind.FORALL, (u.name,), body, acc.span)
         span = acc.span or self.kernel.span or Span("<kernel>", 1, 1)

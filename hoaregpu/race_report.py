@@ -29,6 +29,7 @@ def race_note(queries: Sequence[Query], values: Sequence[Value], sites: Mapping[
     block: object = None
     me: list[str] = []
     sizes: dict[str, Value] = {}
+    tid: Value = None
     for q, v in zip(queries, values, strict=True):
         if q.state is not None or q.replay:
             continue
@@ -41,6 +42,7 @@ def race_note(queries: Sequence[Query], values: Sequence[Value], sites: Mapping[
             sizes[q.label] = v
         elif q.label and not q.label.startswith(PREFIX):
             me.append(f"{q.label} = {v}")
+            tid = v if q.label == "tid" else tid
     if mine is None:
         return []
     # the other thread's logs: a flag naming a site of this array, and its recorded cell
@@ -61,12 +63,18 @@ def race_note(queries: Sequence[Query], values: Sequence[Value], sites: Mapping[
     where = "".join(f"[{v}]" for (kind, _), v in sorted(cells.items()) if kind == recorded.kind)
     who = f"thread {other}" + (f" of block {block}" if block is not None else "")
     this = f"the thread with {', '.join(me) or 'these coordinates'}"
-    width, tid = sizes.get("blockDim.x"), me[0].removeprefix("tid = ") if len(me) == 1 else None
-    blocks = sizes.get("gridDim.x")
+    width, blocks = sizes.get("blockDim.x"), sizes.get("gridDim.x")
     several = block is not None or (isinstance(blocks, int) and blocks > 1)
-    if several and isinstance(width, int) and width > 0 and tid is not None and tid.isdigit():
+    if (
+        several
+        and len(me) == 1
+        and isinstance(width, int)
+        and width > 0
+        and isinstance(tid, int)
+        and tid >= 0
+    ):
         # a 1-D block's linear thread number, in the words used for the other thread
-        this = f"thread {int(tid) % width} of block {int(tid) // width}"
+        this = f"thread {tid % width} of block {tid // width}"
         if block is None:  # a race in `__shared__` memory: the other thread is of this block
             who = f"thread {other} of the same block"
     return [

@@ -9,7 +9,7 @@ by `hoaregpu.smt.encode`. Spans never take part in equality.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TypeAlias
@@ -412,6 +412,14 @@ def subterms(term: Term) -> list[Term]:
         t = stack.pop()
         out.append(t)
         stack.extend(reversed(children(t)))
+    return out
+
+
+def conjoin(terms: Sequence[Term]) -> Term:
+    """`t1 && t2 && ...`, left-nested (`1`, true, for none)."""
+    out = terms[0] if terms else IntLit(1)
+    for t in terms[1:]:
+        out = Binary(BinOp.AND, out, t)
     return out
 
 

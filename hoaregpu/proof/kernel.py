@@ -34,6 +34,7 @@ from ..terms import (
     UnOp,
     Var,
     builtin_name,
+    conjoin,
     conjuncts,
 )
 from ..terms import (
@@ -337,12 +338,7 @@ def _without_one_block(t: Term) -> Term | None:
             and IntLit(1) in (c.left, c.right)
         )
     ]
-    if not parts:
-        return None
-    out = parts[0]
-    for c in parts[1:]:
-        out = Binary(BinOp.AND, out, c)
-    return out
+    return conjoin(parts) if parts else None
 
 
 def kernel_info(path: str, kernel: core.Kernel) -> KernelInfo:
