@@ -7,36 +7,22 @@ verdict then assumes race-freedom), so they live apart from specs/ (tests/specs/
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from hoaregpu.driver import KernelResult, VerifyOptions, verify
-from hoaregpu.expectations import mismatches, parse_expectation
-from hoaregpu.solvers import SolverOptions
+from hoaregpu.driver import KernelResult
+from hoaregpu.expectations import parse_expectation
 
-_DIR = Path(__file__).resolve().parents[2] / "specs" / "races"
-SPECS = sorted([*_DIR.glob("*.cu"), *_DIR.glob("*.cl")])
+from .spec_kit import SPEC_ROOT, run_specs, spec_files, verdict_mismatches
+
+SPECS = spec_files(SPEC_ROOT / "races")
 SOLVERS = ("z3", "cvc5")
 
 
 @pytest.fixture(scope="module", params=SOLVERS)
 def results(request: pytest.FixtureRequest) -> tuple[str, dict[str, list[KernelResult]]]:
-    solver = request.param
-    options = VerifyOptions(
-        solver=solver,
-        solver_options=SolverOptions(timeout=20.0),
-        jobs=os.cpu_count() or 1,
-        cache=False,
-        check_races=True,
-    )
-    run = verify([str(p) for p in SPECS], options)
-    assert not run.errors, [e.render() for e in run.errors]
-    by_path: dict[str, list[KernelResult]] = {}
-    for k in run.kernels:
-        by_path.setdefault(k.prepared.path, []).append(k)
-    return solver, by_path
+    return request.param, run_specs(SPECS, request.param, check_races=True)
 
 
 def test_twenty_race_specs_racy_and_race_free() -> None:
@@ -52,10 +38,5 @@ def test_race_spec_verdict(path: Path, results: tuple[str, dict[str, list[Kernel
     solver, by_path = results
     kernels = by_path[str(path)]
     assert all(k.prepared.races_checked for k in kernels)
-    outcomes = [
-        (r.vc.origin.kind.value, r.vc.origin.span.line, r.result.outcome) for k in kernels for r in k.results
-    ]
-    exp = parse_expectation(path.read_text())
-    assert exp is not None
-    why = [(r.vc.origin.span.line, r.result.message) for k in kernels for r in k.results if r.result.message]
-    assert mismatches(exp, outcomes, solver) == [], why
+    differences, why = verdict_mismatches(path, kernels, solver)
+    assert differences == [], why

@@ -8,32 +8,22 @@ suite uses a 20 s timeout so that a loaded machine does not turn proofs into tim
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from hoaregpu.driver import KernelResult, VerifyOptions, verify
+from hoaregpu.driver import KernelResult
 from hoaregpu.expectations import Expectation, mismatches, parse_expectation
-from hoaregpu.solvers import SolverOptions
 
-_SPEC_DIR = Path(__file__).resolve().parents[2] / "specs"
-SPECS = sorted([*_SPEC_DIR.glob("*.cu"), *_SPEC_DIR.glob("*.cl")])  # CUDA and OpenCL
+from .spec_kit import SPEC_ROOT, run_specs, spec_files, verdict_mismatches
+
+SPECS = spec_files(SPEC_ROOT)
 SOLVERS = ("z3", "cvc5")
 
 
 @pytest.fixture(scope="module", params=SOLVERS)
 def results(request: pytest.FixtureRequest) -> tuple[str, dict[str, list[KernelResult]]]:
-    solver = request.param
-    options = VerifyOptions(
-        solver=solver, solver_options=SolverOptions(timeout=20.0), jobs=os.cpu_count() or 1, cache=False
-    )
-    run = verify([str(p) for p in SPECS], options)
-    assert not run.errors, [e.render() for e in run.errors]
-    by_path: dict[str, list[KernelResult]] = {}
-    for k in run.kernels:  # a device function with a contract is a kernel of the file too
-        by_path.setdefault(k.prepared.path, []).append(k)
-    return solver, by_path
+    return request.param, run_specs(SPECS, request.param)
 
 
 def expectation(path: Path) -> Expectation:
@@ -52,12 +42,9 @@ def test_at_least_twenty_specs_each_with_an_expectation() -> None:
 def test_spec_verdict(path: Path, results: tuple[str, dict[str, list[KernelResult]]]) -> None:
     solver, by_path = results
     kernels = by_path[str(path)]
-    outcomes = [
-        (r.vc.origin.kind.value, r.vc.origin.span.line, r.result.outcome) for k in kernels for r in k.results
-    ]
     assert not any(k.vacuous for k in kernels)
-    why = [(r.vc.origin.span.line, r.result.message) for k in kernels for r in k.results if r.result.message]
-    assert mismatches(expectation(path), outcomes, solver) == [], why
+    differences, why = verdict_mismatches(path, kernels, solver)
+    assert differences == [], why
 
 
 def test_mismatches_never_excuse_a_wrong_definitive_verdict() -> None:
