@@ -111,3 +111,22 @@ def test_quantified_vector_add_vc_invalid_is_never_proved_by_cvc(solver: str) ->
     result = solve(vc, solver, queries, SolverOptions(timeout=1.0))
     assert result.outcome in (Outcome.REFUTED, Outcome.UNKNOWN, Outcome.TIMEOUT), result
     assert result.seconds < 3.0
+
+
+@pytest.mark.parametrize("solver", NATIVE)
+def test_a_script_the_solver_cannot_read_is_an_error_never_an_answer(solver: str) -> None:
+    script = "(set-logic UFNIA)\n(declare-fun x () Int)\n(assert (> x y))\n(check-sat)\n(get-value (x))\n"
+    [result] = solve_many([SolveTask(script, solver)], OPTS)
+    assert result.outcome is Outcome.ERROR, result
+    assert "cannot read SMT-LIB script" in result.message
+
+
+@pytest.mark.parametrize("solver", NATIVE)
+def test_get_value_terms_are_read_in_the_scripts_scope(solver: str) -> None:
+    script = (
+        "(set-option :produce-models true)\n(set-logic UFNIA)\n(declare-fun f (Int) Int)\n"
+        "(define-fun three () Int 3)\n(assert (= (f three) 7))\n(check-sat)\n(get-value ((f 3) three))\n"
+    )
+    [result] = solve_many([SolveTask(script, solver)], OPTS)
+    assert result.outcome is Outcome.REFUTED, result
+    assert result.values == (7, 3)
