@@ -11,12 +11,10 @@ thread (w):
     ∀n̄. x'(n̄) = ite(W(n̄), e@w(n̄), x(n̄))            the race's winner is that writer
 
 so x'(n̄) is the old value where no active thread writes and one written value where
-some do (E-SASSIGN). When the index is the thread's own number (`tid` of a kernel whose
-threads have no other coordinate, `blockIdx.x * blockDim.x + threadIdx.x` of a 1-D grid:
-`numbers_thread`) the writer of n is n itself and no Skolem functions are needed (with
-them, z3 found no counterexample in minutes to a race of `p[gid + 1]` with `p[gid]` over
-1024 blocks: it has to invert the mixed radix of the thread number). `tests/smt/test_assign.py`
-asks a solver to prove both encodings equivalent. Since the predicate stands on the left
+some do (E-SASSIGN). When the indices name the writing thread (`a[gid]`, `t[tid - 4]`,
+`s[threadIdx.y][threadIdx.x]`, `c[row * n + col]`: `writers.writer_of`) its number is a
+term of n̄ and no Skolem functions are needed. `tests/smt/test_assign.py` asks a solver to
+prove the encodings equivalent. Since the predicate stands on the left
 of an implication, W and w are universally quantified by validity, like x'.
 """
 
@@ -26,64 +24,9 @@ from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT, FunctionType
 
 from .. import core
-from ..launch import Coord
-from ..terms import Binary, BinOp, BlockCount, BlockId, IntLit, Term, ThreadCount, ThreadId
+from ..terms import Term
 from .encode import Encoder, Mask
-
-Poly = dict[tuple[str, ...], int]  # a polynomial: product of atoms (sorted) -> coefficient
-
-
-def _times(a: Poly, b: Poly) -> Poly:
-    out: Poly = {}
-    for ka, va in a.items():
-        for kb, vb in b.items():
-            k = tuple(sorted(ka + kb))
-            out[k] = out.get(k, 0) + va * vb
-    return {k: v for k, v in out.items() if v}
-
-
-def _plus(a: Poly, b: Poly, sign: int = 1) -> Poly:
-    out = dict(a)
-    for k, v in b.items():
-        out[k] = out.get(k, 0) + sign * v
-    return {k: v for k, v in out.items() if v}
-
-
-def _poly(enc: Encoder, t: Term) -> Poly | None:
-    """`t` as a polynomial over the live coordinates and the symbolic sizes (constant sizes
-    and collapsed coordinates folded in), when it is made of those with + - *; else None."""
-    if isinstance(t, IntLit):
-        return {(): t.value} if t.value else {}
-    if isinstance(t, ThreadId | BlockId):
-        c = Coord(isinstance(t, BlockId), t.axis)
-        return {(repr(c),): 1} if c in enc.live else {}
-    if isinstance(t, ThreadCount | BlockCount):
-        size = enc.sizes[Coord(isinstance(t, BlockCount), t.axis)]
-        if size.is_constant():
-            value = int(size.constant_value())
-            return {(): value} if value else {}
-        return {(str(size),): 1}
-    if isinstance(t, Binary) and t.op in (BinOp.ADD, BinOp.SUB, BinOp.MUL):
-        left, right = _poly(enc, t.left), _poly(enc, t.right)
-        if left is None or right is None:
-            return None
-        if t.op is BinOp.MUL:
-            return _times(left, right)
-        return _plus(left, right, 1 if t.op is BinOp.ADD else -1)
-    return None
-
-
-def numbers_thread(enc: Encoder, indices: tuple[Term, ...]) -> bool:
-    """Whether the one index is, at every thread, that thread's number (the mixed radix of
-    `GridTerms.coord_at`: live coordinates, the first fastest), as a polynomial identity."""
-    if len(indices) != 1 or not enc.live:
-        return False
-    number: Poly = {}
-    for c in reversed(enc.live):  # c + size(c) * (the number over the coordinates after c)
-        size = _poly(enc, c.size_term())
-        assert size is not None
-        number = _plus({(repr(c),): 1}, _times(size, number))
-    return _poly(enc, indices[0]) == number
+from .writers import writer_of
 
 
 def _index_vars(enc: Encoder, n: int) -> list[FNode]:
@@ -139,9 +82,9 @@ def assign_update(
         writes = m.And(enc.active(mask, i), _eq_all(enc, [enc.at(e, i) for e in indices], ns))
         update = m.Ite(writes, enc.at(value, i), enc.apply(old, args))
         return m.ForAll(args, m.Equals(enc.apply(new, args), update))
-    if numbers_thread(enc, indices):  # the index names the writing thread
-        (n,) = ns
-        update = m.Ite(enc.active(mask, n), enc.at(value, n), enc.apply(old, ns))
+    named = writer_of(enc, indices, ns, mask)
+    if named is not None:  # the indices name the one thread that may write a cell
+        update = m.Ite(named.condition, enc.at(value, named.number), enc.apply(old, ns))
         return m.ForAll(ns, m.Equals(enc.apply(new, ns), update))
     written = enc.fresh(f"{target}.W", FunctionType(BOOL, [INT] * decl.dim) if decl.dim else BOOL)
     writer = enc.fresh(f"{target}.w", FunctionType(INT, [INT] * decl.dim) if decl.dim else INT)

@@ -1,0 +1,166 @@
+"""Which thread writes a cell, as a term, when a store's indices say (for `assign.assign_update`).
+
+H-ASSIGN's update needs, for each cell n̄, whether an active thread writes it and which one.
+In general that writer is a Skolem function (`assign.py`), which the solver must invert
+through the index expressions: over a multi-block grid z3 found no counterexample in
+minutes to a race of `p[gid + 1]` with `p[gid]`, and planted bugs in tiled kernels stayed
+undecided. But the usual stores of GPU code name their writer: `a[gid]`, `t[tid - 4]`,
+`s[threadIdx.y][threadIdx.x]`, `tile[ty][tx + 1]`, `c[row * n + col]` of a 2-D grid. There
+each live coordinate c (`launch.Coord`) occurs in exactly one index, in a *digit* of a
+mixed-radix number: index = k + Σ wᵢ·cᵢ with weights 1, size(c₀), size(c₀)·size(c₁), ...,
+k free of coordinates. Given a cell n̄, the digits of nⱼ - kⱼ (`div`/`mod` by the sizes)
+are the only coordinates whose thread can write n̄; that thread w(n̄) is a term, and
+
+    x'(n̄) = ite(w(n̄)'s coordinates in range ∧ w(n̄) ∈ m ∧ ē@w(n̄) = n̄, e@w(n̄), x(n̄))
+
+is Definition 3.5's update: if an active thread t writes n̄, the digits of n̄ are t's
+coordinates, so w(n̄) = t; if the condition holds, w(n̄) is an active thread writing n̄; the
+indices that are not digits are checked at w(n̄). `tests/smt/test_assign.py` asks a solver
+to prove the forms equivalent.
+
+The thread number plus a constant (`a[blockIdx.x * blockDim.x + threadIdx.x + c]`, any
+sizes) needs no `div` at all: w = n - c. Other digit stores are recognised only when every
+live size is a constant: `div`/`mod` by a symbolic size is nonlinear, and the Skolem form
+is then kept as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pysmt.fnode import FNode
+
+from ..launch import Coord
+from ..terms import Binary, BinOp, BlockCount, BlockId, IntLit, Term, ThreadCount, ThreadId
+from .encode import Encoder, Mask
+
+Poly = dict[tuple[str, ...], int]  # a polynomial: product of atoms (sorted) -> coefficient
+
+
+def _times(a: Poly, b: Poly) -> Poly:
+    out: Poly = {}
+    for ka, va in a.items():
+        for kb, vb in b.items():
+            k = tuple(sorted(ka + kb))
+            out[k] = out.get(k, 0) + va * vb
+    return {k: v for k, v in out.items() if v}
+
+
+def _plus(a: Poly, b: Poly, sign: int = 1) -> Poly:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = out.get(k, 0) + sign * v
+    return {k: v for k, v in out.items() if v}
+
+
+def poly(enc: Encoder, t: Term) -> Poly | None:
+    """`t` as a polynomial over the live coordinates and the symbolic sizes (constant sizes
+    and collapsed coordinates folded in), when it is made of those with + - *; else None."""
+    if isinstance(t, IntLit):
+        return {(): t.value} if t.value else {}
+    if isinstance(t, ThreadId | BlockId):
+        c = Coord(isinstance(t, BlockId), t.axis)
+        return {(repr(c),): 1} if c in enc.live else {}
+    if isinstance(t, ThreadCount | BlockCount):
+        size = enc.sizes[Coord(isinstance(t, BlockCount), t.axis)]
+        if size.is_constant():
+            value = int(size.constant_value())
+            return {(): value} if value else {}
+        return {(str(size),): 1}
+    if isinstance(t, Binary) and t.op in (BinOp.ADD, BinOp.SUB, BinOp.MUL):
+        left, right = poly(enc, t.left), poly(enc, t.right)
+        if left is None or right is None:
+            return None
+        if t.op is BinOp.MUL:
+            return _times(left, right)
+        return _plus(left, right, 1 if t.op is BinOp.ADD else -1)
+    return None
+
+
+def _size_poly(enc: Encoder, c: Coord) -> Poly:
+    size = poly(enc, c.size_term())
+    assert size is not None
+    return size
+
+
+@dataclass(frozen=True)
+class _Digits:
+    """One index as k + Σ wᵢ·cᵢ: its coordinates lowest digit first, and k (an integer)."""
+
+    coords: tuple[Coord, ...]
+    offset: int
+
+
+def _digits(enc: Encoder, p: Poly, taken: set[Coord]) -> _Digits | None:
+    """`p` as a mixed-radix number of live coordinates not in `taken`, plus an integer."""
+    names = {repr(c): c for c in enc.live}
+    weights: dict[Coord, Poly] = {}
+    for mono, k in p.items():
+        coords = [names[a] for a in mono if a in names]
+        if not coords:
+            continue
+        if len(coords) != 1 or coords[0] in taken or coords[0] in weights:
+            return None  # a product of coordinates, or a coordinate twice
+        rest = list(mono)
+        rest.remove(repr(coords[0]))
+        weights[coords[0]] = {tuple(rest): k}
+    offset = {m: k for m, k in p.items() if not any(a in names for a in m)}
+    if not weights or set(offset) - {()}:
+        return None  # no coordinate, or a symbolic offset
+    order: list[Coord] = []
+    want: Poly = {(): 1}
+    while weights:
+        nxt = next((c for c, w in weights.items() if w == want), None)
+        if nxt is None:
+            return None  # weights that are not 1, size(c₀), size(c₀)·size(c₁), ...
+        order.append(nxt)
+        want = _times(want, _size_poly(enc, nxt))
+        del weights[nxt]
+    return _Digits(tuple(order), offset.get((), 0))
+
+
+@dataclass(frozen=True)
+class Writer:
+    """The one thread that may write cell n̄ (`writer_of`)."""
+
+    number: FNode  # its thread number, a term in n̄
+    condition: FNode  # it exists, is active and writes n̄ (with the mask)
+
+
+def writer_of(enc: Encoder, indices: tuple[Term, ...], ns: list[FNode], mask: Mask) -> Writer | None:
+    """The writer of cell `ns` of a store at `indices` by the threads of `mask`, when the
+    indices name it (module docstring); None when they do not."""
+    if not enc.live:
+        return None
+    m = enc.mgr
+    polys = [poly(enc, e) for e in indices]
+    digits: dict[int, _Digits] = {}
+    taken: set[Coord] = set()
+    for j, p in enumerate(polys):
+        d = _digits(enc, p, taken) if p is not None else None
+        if d is not None:
+            digits[j] = d
+            taken.update(d.coords)
+    if taken != set(enc.live):
+        return None
+    if len(indices) == 1 and digits[0].coords == enc.live:  # the thread number plus a constant
+        n = ns[0]
+        w = m.Minus(n, m.Int(digits[0].offset)) if digits[0].offset else n
+        return Writer(w, enc.active(mask, w))
+    if not all(enc.sizes[c].is_constant() for c in enc.live):
+        return None  # div/mod by symbolic sizes: nonlinear (the Skolem writer is kept)
+    coords: dict[Coord, FNode] = {}
+    for j, d in digits.items():
+        v = m.Minus(ns[j], m.Int(d.offset)) if d.offset else ns[j]
+        weight = 1
+        for i, c in enumerate(d.coords):
+            size = int(enc.sizes[c].constant_value())
+            digit = m.Div(v, m.Int(weight)) if weight != 1 else v
+            if i < len(d.coords) - 1:  # a lower digit: modulo its size
+                digit = m.Minus(digit, m.Times(m.Int(size), m.Div(digit, m.Int(size))))
+            coords[c] = digit
+            weight *= size
+    w = enc.compose(coords)
+    inside = [m.And(m.LE(m.Int(0), v), m.LT(v, enc.sizes[c])) for c, v in coords.items()]
+    others = [m.Equals(enc.at(indices[j], w), ns[j]) for j in range(len(indices)) if j not in digits]
+    return Writer(w, m.And([*inside, enc.mask_at(mask, w), *others]))
