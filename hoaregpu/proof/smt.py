@@ -49,7 +49,7 @@ from .formula import (
 from .formula_ops import base_var, is_primed
 from .kernel import KernelInfo
 from .onepoint import one_point
-from .smt_aggregates import Aggregates
+from .smt_aggregates import Aggregates, OpenBody
 from .smt_assign import assign_formula
 
 MAX_EXPANSION = 64
@@ -93,7 +93,11 @@ class Translator:
         facts = [m.GE(self.ntid, m.Int(1))] if self.threads is None else []
         asserted = one_point(m.And([*facts, m.Not(body)]), self.env)
         # the aggregates' definitions and ground facts: true of the real aggregates (sound)
-        return m.And([*self.aggs.facts(asserted), asserted])
+        try:
+            facts = self.aggs.facts(asserted)
+        except OpenBody as e:
+            raise Untranslatable(str(e)) from None
+        return m.And([*facts, asserted])
 
     def wellformed(self, f: F) -> None:
         """Raise Untranslatable if `f` reads an unknown variable, a local without a thread, ..."""

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
-from pysmt.typing import INT, FunctionType
+from pysmt.typing import INT, FunctionType, PySMTType
 
 from ..terms import AggKind
 
@@ -84,11 +84,10 @@ class Aggregates:
         self.axioms: list[_Axiom] = []
         self.uses: list[_Use] = []
         self.prefix: set[FNode] = set()  # the prefix functions
-        self._n = 0
 
-    def _symbol(self, base: str, typ: object = INT) -> FNode:
-        self._n += 1
-        return self.mgr.Symbol(f"agg.{base}!{self._n}", typ)
+    def _symbol(self, base: str, typ: PySMTType = INT) -> FNode:
+        # unique in the environment, which several queries (goal parts) may share
+        return self.mgr.FreshSymbol(typ, template=f"agg.{base}!%d")
 
     # -- terms
     def term(
@@ -197,6 +196,7 @@ class Aggregates:
         if not self.axioms:
             return []
         m = self.mgr
+        _check_closed(asserted, self.axioms)
         out = []
         for ax in self.axioms:
             bound = [*(ax.params or []), *([] if ax.params else ax.cs)]
@@ -256,6 +256,31 @@ class Aggregates:
                     witness = m.Or(m.LT(a.high, a.low), witness)
                 out.append(m.Or(m.Equals(a.term, b.term), witness))
         return out
+
+
+class OpenBody(Exception):
+    """An aggregate's body reads a variable bound in the query that is not an integer."""
+
+
+def _check_closed(asserted: FNode, axioms: list[_Axiom]) -> None:
+    """The axioms stand at the top of the query, so a variable bound in it must not occur
+    free in them (it would become a different, free, constant there). The translator binds
+    only integers, which `term` turns into the functions' arguments: this is a safeguard."""
+    bound: set[FNode] = set()
+    seen: set[FNode] = set()
+    stack = [asserted]
+    while stack:
+        g = stack.pop()
+        if g in seen:
+            continue
+        seen.add(g)
+        if g.is_quantifier():
+            bound.update(g.quantifier_vars())
+        stack.extend(g.args())
+    for ax in axioms:
+        clash = (ax.body.get_free_variables() - set(ax.params or []) - set(ax.cs)) & bound
+        if clash:
+            raise OpenBody(f"an aggregate's body reads the bound {', '.join(sorted(map(str, clash)))}")
 
 
 def _ground_applications(
