@@ -3,7 +3,13 @@
 Where it must be proved it is the definition literally: every cell is kept unless an
 active thread writes it, and then it holds that thread's value. Where it is assumed (a
 hypothesis, whose existentials may be Skolemized) it is the equivalent update form that
-solvers handle well: x'(n̄) = ite(W(n̄), e@w(n̄), x(n̄)) with fresh W, w.
+solvers handle well: x'(n̄) = ite(W(n̄), e@w(n̄), x(n̄)) with fresh W, w. For a shared array
+written at `tid + c` (c a constant: `a[tid]`, `t[tid - 4]`) the writer of cell n can only be
+thread n - c, and for a local each thread writes its own copy: there (one writer per cell)
+the update form, with no W, w, is equivalent to the definition and stands for it in both
+places: x'(n) = ite(n - c active, e@(n - c), x(n)). The two forms of a side condition's
+hypothesis and goal then match term for term (H-IF's consequence `φ[e/z] ∧ e = z → φ`
+over a long unrolled remainder, e.g. the Blelloch scan's down-sweep, timed out otherwise).
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ from typing import TYPE_CHECKING
 from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT, FunctionType
 
-from .formula import AssignP, Tid
+from ..terms import BinOp, UnOp
+from .formula import AssignP, Bin, F, Num, Tid, Un
 from .formula_ops import base_var
 
 if TYPE_CHECKING:
@@ -51,14 +58,15 @@ def assign_formula(tr: Translator, f: AssignP, env: Env, pol: int, weak: bool) -
         args = [i, *ns]
         writes = m.And(active(i), same(idx_at(i), ns))
         value = tr._iv(f.value, env, i)
-        if hypothesis:
-            return m.ForAll(args, m.Equals(app(new, args), m.Ite(writes, value, app(old, args))))
-        keep = m.Implies(m.Not(writes), m.Equals(app(new, args), app(old, args)))
-        put = m.Implies(writes, m.Equals(app(new, args), value))
-        return m.ForAll(args, m.And(keep, put))
-    if hypothesis and f.indices == (Tid(),):
+        # each thread writes its own copy: the update form is Definition 3.5 (both polarities)
+        return m.ForAll(args, m.Equals(app(new, args), m.Ite(writes, value, app(old, args))))
+    offset = _tid_offset(f.indices)
+    if offset is not None:
+        # `x[tid + c]`: cell n has one possible writer, thread n - c (the index is injective),
+        # so the update form is Definition 3.5 itself, to prove as to assume
         (n,) = ns
-        upd = m.Ite(active(n), tr._iv(f.value, env, n), app(old, ns))
+        i = m.Minus(n, m.Int(offset)) if offset else n
+        upd = m.Ite(active(i), tr._iv(f.value, env, i), app(old, ns))
         return m.ForAll(ns, m.Equals(app(new, ns), upd))
     if hypothesis:
         dims = [INT] * var.dim
@@ -85,3 +93,29 @@ def assign_formula(tr: Translator, f: AssignP, env: Env, pol: int, weak: bool) -
     )
     body = m.Or(m.And(nobody, m.Equals(app(new, ns), app(old, ns))), somebody)
     return m.ForAll(ns, body) if ns else body
+
+
+def _tid_offset(indices: tuple[F, ...]) -> int | None:
+    """c when the indices are one `tid + c` / `tid - c` / `c + tid` / `tid` (c a literal)."""
+    if len(indices) != 1:
+        return None
+    (e,) = indices
+    if isinstance(e, Tid):
+        return 0
+    if not (isinstance(e, Bin) and e.op in (BinOp.ADD, BinOp.SUB)):
+        return None
+    sign = 1 if e.op is BinOp.ADD else -1
+    if isinstance(e.left, Tid):
+        c = _literal(e.right)
+        return None if c is None else sign * c
+    if isinstance(e.right, Tid) and e.op is BinOp.ADD:
+        return _literal(e.left)
+    return None
+
+
+def _literal(e: F) -> int | None:
+    if isinstance(e, Num):
+        return e.value
+    if isinstance(e, Un) and e.op is UnOp.NEG and isinstance(e.operand, Num):
+        return -e.operand.value
+    return None

@@ -28,10 +28,12 @@ def _info(threads: int | None) -> KernelInfo:
     return KernelInfo("<test>", "k", VARIABLES, (), frozenset(), (), (), PSkip(), threads)
 
 
-def decide(hyp: str, goal: str, threads: int | None = None, timeout: int = 30) -> Outcome:
+def decide(
+    hyp: str, goal: str, threads: int | None = None, timeout: int = 30, masks: set[str] | None = None
+) -> Outcome:
     push_env()
     try:
-        tr = Translator(_info(threads), set(), threads, get_env())
+        tr = Translator(_info(threads), masks or set(), threads, get_env())
         text = script_text(tr.entailment(parse_formula_text(hyp), parse_formula_text(goal)))
     finally:
         pop_env()
