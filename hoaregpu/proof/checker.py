@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from pysmt.environment import get_env, pop_env, push_env
 
+from ..deep import deep
 from ..errors import SpecError
 from ..smt.smtlib import script_text
 from ..solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
@@ -235,11 +236,12 @@ def check_proof(
     by some solver goes to that solver (replay). `executor`: where the side conditions are
     solved (default `jobs` local workers; `--executor dask`: one Dask task each)."""
     solvers = [solver] if isinstance(solver, str) else list(solver)
-    result, info = structure(proof)
+    # the walks are recursive: room for the deep formulas of long unrolled kernels
+    result, info = deep(lambda: structure(proof))
     if result.problems or info is None:
         return result
     todo = [s for s in result.sides if not s.trivial]
-    made = scripts(result, info, mask_vars(proof))
+    made = deep(lambda: scripts(result, info, mask_vars(proof)))
     undecided: list[Problem] = []
     queue: list[tuple[int, int, str, list[str]]] = []  # (side, part, script, solvers left)
     parts: dict[int, list[SolverResult | None]] = {}
