@@ -61,3 +61,12 @@ def test_a_generated_aggregate_proof_round_trips() -> None:
     again = parse_proof(render(proof), proof.path)
     for a, b in zip(proof.root.walk(), again.root.walk(), strict=True):
         assert (a.rule, a.pre, a.mask, a.prog, a.post) == (b.rule, b.pre, b.mask, b.prog, b.post)
+
+
+def test_a_symbolic_per_thread_sum_over_two_arrays_checks() -> None:
+    """`acc == \\sum(0, k - 1, \\lambda int i; A[tid * n + i] * x[i])` for any n and thread
+    count: the body captures the thread (an argument of the prefix function), the product of
+    two reads is nonlinear; the loop's step is the prefix function's step axiom."""
+    result = check_proof(derived("tests/proof/data/matvec_sum.cu"), "z3", OPTIONS, jobs=2)
+    assert result.exit_code == 0, result.render()
+    assert sum(1 for s in result.sides if not s.trivial) == 3
