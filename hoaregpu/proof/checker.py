@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from pysmt.environment import get_env, pop_env, push_env
 
+from ..deep import deep
 from ..errors import SpecError
 from ..smt.smtlib import script_text
 from ..solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
@@ -37,6 +38,7 @@ from .derivation import Node, Proof
 from .formula import TRUE, F, Mask, conjuncts
 from .formula_ops import alpha_eq, goal_parts
 from .kernel import KernelInfo, load_kernels
+from .mask_subst import by_mask_definition
 from .schema import NodeError, check_node, check_root
 from .smt import Translator, Untranslatable
 from .syntax import show
@@ -90,8 +92,13 @@ class CheckResult:
         return f"{where}:{rule} {p.kind}: {p.reason}{more}"
 
 
-def is_trivial(hyp: F, goal: F) -> bool:
-    return goal == TRUE or alpha_eq(hyp, goal) or any(alpha_eq(c, goal) for c in conjuncts(hyp))
+def is_trivial(hyp: F, goal: F, masks: set[str] | frozenset[str] = frozenset()) -> bool:
+    """The goal is the hypothesis or one of its conjuncts, or (`masks`: the proof's mask
+    variables) follows from them by substituting a mask variable's definition `\\all(e == z)`
+    (mask_subst.py: H-IF's and H-WHILE's consequence over a long remainder)."""
+    if goal == TRUE or alpha_eq(hyp, goal) or any(alpha_eq(c, goal) for c in conjuncts(hyp)):
+        return True
+    return bool(masks) and by_mask_definition(hyp, goal, masks)
 
 
 def mask_vars(proof: Proof) -> set[str]:
@@ -171,7 +178,7 @@ def structure(proof: Proof) -> tuple[CheckResult, KernelInfo | None]:
             if n.rule == "H-CONSEQ":
                 q = n.premises[0]
                 for which, hyp, goal in (("pre", n.pre, q.pre), ("post", q.post, n.post)):
-                    result.sides.append(Side(n, which, hyp, goal, is_trivial(hyp, goal)))
+                    result.sides.append(Side(n, which, hyp, goal, is_trivial(hyp, goal, zs)))
     finally:
         pop_env()
     return result, info
@@ -189,7 +196,7 @@ def scripts(result: CheckResult, info: KernelInfo, zs: set[str]) -> list[list[st
             tr = Translator(info, zs, info.threads, get_env())
             try:
                 # a part that is a conjunct of the hypothesis needs no solver (is_trivial)
-                goals = [g for g in goal_parts(s.goal) if not is_trivial(s.hyp, g)] or [s.goal]
+                goals = [g for g in goal_parts(s.goal) if not is_trivial(s.hyp, g, zs)] or [s.goal]
                 out.append([script_text(tr.entailment(s.hyp, g)) for g in goals])
             except Untranslatable:
                 # A part may lack the goal's `\forall x'` that a hypothesis is instantiated
@@ -229,11 +236,12 @@ def check_proof(
     by some solver goes to that solver (replay). `executor`: where the side conditions are
     solved (default `jobs` local workers; `--executor dask`: one Dask task each)."""
     solvers = [solver] if isinstance(solver, str) else list(solver)
-    result, info = structure(proof)
+    # the walks are recursive: room for the deep formulas of long unrolled kernels
+    result, info = deep(lambda: structure(proof))
     if result.problems or info is None:
         return result
     todo = [s for s in result.sides if not s.trivial]
-    made = scripts(result, info, mask_vars(proof))
+    made = deep(lambda: scripts(result, info, mask_vars(proof)))
     undecided: list[Problem] = []
     queue: list[tuple[int, int, str, list[str]]] = []  # (side, part, script, solvers left)
     parts: dict[int, list[SolverResult | None]] = {}

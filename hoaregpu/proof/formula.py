@@ -8,6 +8,9 @@ language's syntax, with three extensions (see proofs/README.md):
 - `assign(x', m, x, [ē], e)`: Definition 3.5's predicate, m, ē and e evaluated per thread;
 - `\\forall x'1; φ`: a quantifier over a function variable (H-ASSIGN's ∀x').
 
+Aggregates (`\\sum(lo, hi, \\lambda int k; e)`, `\\product`, `\\numof`, `\\max`, `\\min`) are
+terms of the spec language kept as they are: `k` is bound in the body only (docs/aggregates.md).
+
 Mask variables (the z of H-IF / H-WHILE) are fresh local variables of dimension 0; a
 mask is `T` or a conjunction of literals `z` / `!z` (Definition 3.1). `e = z` is written
 `\\all(e == z)`, which by Definition 3.5 means ∀i ∈ T. e@i = z@i.
@@ -25,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from ..terms import BinOp, UnOp
+from ..terms import AggKind, BinOp, UnOp
 
 # ---------------------------------------------------------------- formulas
 
@@ -120,7 +123,21 @@ class FnForall:
     body: F
 
 
-F: TypeAlias = Num | Name | Tid | Ntid | Bin | Un | Cond | Quant | At | Old | AllNone | AssignP | FnForall
+@dataclass(frozen=True)
+class Agg:
+    """`\\sum(low, high, \\lambda int name; body)` and the other `AggKind`s: `body` for `name`
+    from `low` to `high` inclusive. `name` is an integer bound in `body` only, not in the bounds."""
+
+    kind: AggKind
+    low: F
+    high: F
+    name: str
+    body: F
+
+
+F: TypeAlias = (
+    Num | Name | Tid | Ntid | Bin | Un | Cond | Quant | At | Old | AllNone | AssignP | FnForall | Agg
+)
 
 TRUE = Num(1)
 

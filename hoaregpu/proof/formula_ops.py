@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from ..terms import BinOp, UnOp
 from .formula import (
+    Agg,
     AllNone,
     AssignP,
     At,
@@ -44,6 +45,8 @@ def children(f: F) -> tuple[F, ...]:
         return (f.term,)
     if isinstance(f, AssignP):
         return (f.mask, *f.indices, f.value)
+    if isinstance(f, Agg):
+        return (f.low, f.high, f.body)
     return ()
 
 
@@ -59,7 +62,7 @@ def all_names(f: F) -> set[str]:
             out.update(g.names)
         elif isinstance(g, AssignP):
             out.update((g.new, g.target))
-        elif isinstance(g, FnForall):
+        elif isinstance(g, FnForall | Agg):
             out.add(g.name)
         stack.extend(children(g))
     return out
@@ -77,6 +80,8 @@ def free_names(f: F, bound: frozenset[str] = frozenset()) -> set[str]:
         return free_names(f.body, bound | frozenset(f.names))
     if isinstance(f, FnForall):
         return free_names(f.body, bound | {f.name})
+    if isinstance(f, Agg):  # the binder is bound in the body only
+        return free_names(f.low, bound) | free_names(f.high, bound) | free_names(f.body, bound | {f.name})
     out = set()
     if isinstance(f, AssignP):
         out = {n for n in (f.new, f.target) if n not in bound}
@@ -98,6 +103,9 @@ def current_vars(f: F, bound: frozenset[str] = frozenset()) -> set[str]:
         return current_vars(f.body, bound | frozenset(f.names))
     if isinstance(f, FnForall):
         return current_vars(f.body, bound | {f.name})
+    if isinstance(f, Agg):
+        inner = current_vars(f.body, bound | {f.name})
+        return current_vars(f.low, bound) | current_vars(f.high, bound) | inner
     out = set()
     if isinstance(f, AssignP):
         out = {n for n in (f.new, f.target) if n not in bound}
@@ -107,14 +115,20 @@ def current_vars(f: F, bound: frozenset[str] = frozenset()) -> set[str]:
 
 
 def old_vars(f: F) -> set[str]:
-    """Variables read under `\\old`."""
+    """Variables read under `\\old` (free there: not an enclosing quantifier's or
+    aggregate's bound integer, as `k` in `\\sum(0, n, \\lambda int k; \\old(a[k]))`)."""
     out: set[str] = set()
-    stack = [f]
+    stack: list[tuple[F, frozenset[str]]] = [(f, frozenset())]
     while stack:
-        g = stack.pop()
+        g, bound = stack.pop()
         if isinstance(g, Old):
-            out |= {n for n in all_names(g.term)}
-        stack.extend(children(g))
+            out |= free_names(g.term, bound)
+        elif isinstance(g, Quant):
+            stack.append((g.body, bound | frozenset(g.names)))
+        elif isinstance(g, Agg):
+            stack += [(g.low, bound), (g.high, bound), (g.body, bound | {g.name})]
+        else:
+            stack.extend((c, bound) for c in children(g))
     return out
 
 
@@ -152,6 +166,8 @@ def rebuild(f: F, go: Callable[[F], F]) -> F:
         return AllNone(f.all, go(f.term))
     if isinstance(f, AssignP):
         return AssignP(f.new, go(f.mask), f.target, tuple(go(i) for i in f.indices), go(f.value))
+    if isinstance(f, Agg):
+        return Agg(f.kind, go(f.low), go(f.high), f.name, go(f.body))
     return f
 
 
@@ -170,6 +186,11 @@ def rename_var(f: F, old: str, new: str, bound: frozenset[str] = frozenset()) ->
         if f.name == old:
             return f
         return FnForall(f.name, rename_var(f.body, old, new, bound))
+    if isinstance(f, Agg):  # k is bound in the body: a scalar `old` named k is not read there
+        body = rename_var(f.body, old, new, bound | {f.name})
+        return Agg(
+            f.kind, rename_var(f.low, old, new, bound), rename_var(f.high, old, new, bound), f.name, body
+        )
     if isinstance(f, AssignP):
         g = rebuild(f, lambda c: rename_var(c, old, new, bound))
         assert isinstance(g, AssignP)
@@ -200,6 +221,15 @@ def subst_name(f: F, name: str, by: F) -> F:
                     body = subst_name(body, n, Name(m))
                     names[k] = m
             return Quant(g.forall, tuple(names), go(body, bound | frozenset(names)))
+        if isinstance(g, Agg):
+            low, high = go(g.low, bound), go(g.high, bound)
+            if name == g.name:  # shadowed in the body
+                return Agg(g.kind, low, high, g.name, g.body)
+            binder, body = g.name, g.body
+            if binder in by_free:  # `by` would be captured by the binder: rename it first
+                binder = fresh_name(binder, all_names(body) | by_free | {name})
+                body = subst_name(body, g.name, Name(binder))
+            return Agg(g.kind, low, high, binder, go(body, bound | {binder}))
         return rebuild(g, lambda c: go(c, bound))
 
     return go(f, frozenset())
@@ -221,6 +251,10 @@ def canon(f: F) -> F:
                 inner[n] = f"#{counter[0]}"
                 names.append(inner[n])
             return Quant(g.forall, tuple(names), go(g.body, inner))
+        if isinstance(g, Agg):
+            counter[0] += 1
+            k = f"#{counter[0]}"
+            return Agg(g.kind, go(g.low, env), go(g.high, env), k, go(g.body, {**env, g.name: k}))
         return rebuild(g, lambda c: go(c, env))
 
     return go(f, {})
@@ -255,6 +289,9 @@ def is_per_thread(f: F, local: Callable[[str], bool], bound: frozenset[str] = fr
         return is_per_thread(f.thread, local, bound)
     if isinstance(f, Quant):
         return is_per_thread(f.body, local, bound | frozenset(f.names))
+    if isinstance(f, Agg):
+        parts = ((f.low, bound), (f.high, bound), (f.body, bound | {f.name}))
+        return any(is_per_thread(c, local, b) for c, b in parts)
     if isinstance(f, AllNone):
         return False
     if isinstance(f, Old):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..terms import BinOp, UnOp
+from ..terms import AggKind, BinOp, UnOp
 from .formula import (
+    Agg,
     AllNone,
     AssignP,
     At,
@@ -48,7 +49,8 @@ class SyntaxErr(Exception):
 _TOKEN = re.compile(
     r"""\s*(?:
       (?P<num>\d+)
-    | (?P<kw>\\forall|\\exists|\\old|\\all|\\none)
+    | (?P<kw>(?:\\forall|\\exists|\\old|\\all|\\none|\\sum|\\product|\\numof|\\max|\\min|\\lambda)
+             (?![A-Za-z0-9_]))
     | (?P<ident>threadIdx\.x|blockDim\.x|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*(?:'\d+)?)
     | (?P<op><==>|==>|==|!=|<=|>=|<<|>>|&&|\|\||:=|[-+*/%<>!?:()\[\],;@{}])
     )""",
@@ -90,6 +92,7 @@ _LEVELS: list[tuple[BinOp, ...]] = [
     (BinOp.ADD, BinOp.SUB),
     (BinOp.MUL, BinOp.DIV, BinOp.MOD),
 ]
+_AGGREGATES = {k.value: k for k in AggKind}
 _PROG_KEYWORDS = frozenset({"then", "else", "fi", "do", "done", "skip", "sync", "if", "while"})
 
 
@@ -213,6 +216,10 @@ class Parser:
         if t.kind == "kw":
             if t.text in ("\\forall", "\\exists"):
                 return self.quantifier()
+            if t.text in _AGGREGATES:
+                return self.aggregate()
+            if t.text == "\\lambda":
+                raise SyntaxErr("'\\lambda' may only stand as the last argument of an aggregate", t.col)
             self.take()
             self.expect("(")
             inner = self.formula()
@@ -242,6 +249,28 @@ class Parser:
             name = self.ident()
             return Name(name, self.indices())
         raise SyntaxErr(f"expected an expression, found {self._found()}", t.col)
+
+    def aggregate(self) -> F:
+        """`\\sum(lo, hi, \\lambda int k; e)` (and `\\product`, `\\numof`, `\\max`, `\\min`).
+        The two-argument `\\max(a, b)` of specs is a conditional by now: never printed."""
+        kind = _AGGREGATES[self.take().text]
+        self.expect("(")
+        low = self.formula()
+        self.expect(",")
+        high = self.formula()
+        if not self.at(","):
+            raise SyntaxErr(
+                f"'{kind.value}' takes a range and a '\\lambda': {kind.value}(lo, hi, \\lambda int k; e)",
+                self.tok.col,
+            )
+        self.take()
+        self.expect("\\lambda")
+        self.expect("int")
+        name = self.ident()
+        self.expect(";")
+        body = self.formula()
+        self.expect(")")
+        return Agg(kind, low, high, name, body)
 
     def indices(self) -> tuple[F, ...]:
         out = []

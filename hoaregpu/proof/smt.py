@@ -26,8 +26,9 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT, FunctionType, PySMTType
 
-from ..terms import BinOp, UnOp
+from ..terms import AggKind, BinOp, UnOp
 from .formula import (
+    Agg,
     AllNone,
     AssignP,
     At,
@@ -48,6 +49,8 @@ from .formula import (
 from .formula_ops import base_var, is_primed
 from .kernel import KernelInfo
 from .onepoint import one_point
+from .smt_aggregates import Aggregates, OpenBody
+from .smt_assign import assign_formula
 
 MAX_EXPANSION = 64
 
@@ -70,6 +73,7 @@ class Translator:
         self._seen: dict[str, int] = {}
         self._count = 0
         self._final = False
+        self.aggs = Aggregates(env)
 
     # -- entry point
     def entailment(self, hyp: F, goal: F) -> FNode:
@@ -83,14 +87,22 @@ class Translator:
         self._count = 0
         self._final = True
         self._seen = {}
+        self.aggs = Aggregates(self.env)
         body = self._bool(f, Env(), None, +1, False)
         m = self.mgr
         facts = [m.GE(self.ntid, m.Int(1))] if self.threads is None else []
-        return one_point(m.And([*facts, m.Not(body)]), self.env)
+        asserted = one_point(m.And([*facts, m.Not(body)]), self.env)
+        # the aggregates' definitions and ground facts: true of the real aggregates (sound)
+        try:
+            facts = self.aggs.facts(asserted)
+        except OpenBody as e:
+            raise Untranslatable(str(e)) from None
+        return m.And([*facts, asserted])
 
     def wellformed(self, f: F) -> None:
         """Raise Untranslatable if `f` reads an unknown variable, a local without a thread, ..."""
         self.skolems, self._seen, self._count, self._final = {}, {}, 0, False
+        self.aggs = Aggregates(self.env)
         self._bool(f, Env(), None, +1, False)
 
     # -- symbols
@@ -188,7 +200,9 @@ class Translator:
         if isinstance(f, FnForall):
             return self._fn_forall(f, env, thread, pol, weak)
         if isinstance(f, AssignP):
-            return self._assign(f, env, pol, weak)
+            return assign_formula(self, f, env, pol, weak)
+        if isinstance(f, Agg):
+            return self._aggregate(f, env, thread)
         raise AssertionError(f"unexpected formula {f!r}")
 
     def _name(self, f: Name, env: Env, thread: FNode | None, old: bool) -> FNode:
@@ -237,6 +251,8 @@ class Translator:
             return self._val(Cond(Old(f.cond), Old(f.then), Old(f.orelse)), env, thread, 0, True)
         if isinstance(f, At):
             return self._old(f.term, env, self._iv(Old(f.thread), env, thread))
+        if isinstance(f, Agg):  # k is bound: `\old(k)` is k (see the Name case)
+            return self._aggregate(Agg(f.kind, Old(f.low), Old(f.high), f.name, Old(f.body)), env, thread)
         raise Untranslatable("only program expressions may stand under '\\old'")
 
     def _bin(self, f: Bin, env: Env, thread: FNode | None, pol: int, weak: bool) -> FNode:
@@ -279,6 +295,19 @@ class Translator:
         if op not in arith:  # `& | ^`: approximated by the VC generator, which proofs do not trust
             raise Untranslatable(f"operator '{op.value}' is not supported in proofs")
         return arith[op](a, b)
+
+    def _aggregate(self, f: Agg, env: Env, thread: FNode | None) -> FNode:
+        """Bounds and body at the current thread, `k` bound in the body (smt_aggregates.py)."""
+        m = self.mgr
+        low, high = self._iv(f.low, env, thread), self._iv(f.high, env, thread)
+
+        def body(k: FNode) -> FNode:
+            v = self._val(f.body, env.bind({f.name: k}), thread, 0, True)
+            if f.kind is AggKind.NUMOF:  # counts the k where the body is non-zero
+                return m.Ite(self._bool_of(v), m.Int(1), m.Int(0))
+            return self._int(v)
+
+        return self.aggs.term(f.kind, low, high, f.name, body)
 
     def _cdiv(self, a: FNode, b: FNode) -> FNode:
         """C division (toward zero) from SMT-LIB's div."""
@@ -334,72 +363,6 @@ class Translator:
         else:
             raise Untranslatable(f"'\\forall {f.name}' stands where it can be neither assumed nor proved")
         return self._bool(f.body, env.bind_fn({f.name: sk}), thread, pol, weak)
-
-    def _assign(self, f: AssignP, env: Env, pol: int, weak: bool) -> FNode:
-        m = self.mgr
-        x = base_var(f.target)
-        if base_var(f.new) != x or x not in self.kernel.variables:
-            raise Untranslatable(
-                f"assign({f.new}, ..., {f.target}, ...) must relate versions of one variable"
-            )
-        var = self.kernel.variables[x]
-        if len(f.indices) != var.dim:
-            raise Untranslatable(f"assign to '{x}' needs {var.dim} indices, not {len(f.indices)}")
-        new, old = self._symbol(f.new, env.fns), self._symbol(f.target, env.fns)
-
-        def app(s: FNode, args: list[FNode]) -> FNode:
-            return m.Function(s, args) if args else s
-
-        def active(i: FNode) -> FNode:
-            return m.And(self.in_range(i), self._bool(f.mask, env, i, 0, True))
-
-        def idx_at(i: FNode) -> list[FNode]:
-            return [self._iv(e, env, i) for e in f.indices]
-
-        def same(xs: list[FNode], ys: list[FNode]) -> FNode:
-            return m.And([m.Equals(a, b) for a, b in zip(xs, ys, strict=True)])
-
-        ns = [self._fresh("n", INT) for _ in range(var.dim)]
-        hypothesis = pol < 0 and not weak
-        if var.local:
-            i = self._fresh("i", INT)
-            args = [i, *ns]
-            writes = m.And(active(i), same(idx_at(i), ns))
-            value = self._iv(f.value, env, i)
-            if hypothesis:
-                return m.ForAll(args, m.Equals(app(new, args), m.Ite(writes, value, app(old, args))))
-            keep = m.Implies(m.Not(writes), m.Equals(app(new, args), app(old, args)))
-            put = m.Implies(writes, m.Equals(app(new, args), value))
-            return m.ForAll(args, m.And(keep, put))
-        if hypothesis and f.indices == (Tid(),):
-            (n,) = ns
-            upd = m.Ite(active(n), self._iv(f.value, env, n), app(old, ns))
-            return m.ForAll(ns, m.Equals(app(new, ns), upd))
-        if hypothesis:
-            dims = [INT] * var.dim
-            written = self._fresh(f"{x}.W", FunctionType(BOOL, dims) if dims else BOOL)
-            writer = self._fresh(f"{x}.w", FunctionType(INT, dims) if dims else INT)
-            marks = self._threads(
-                lambda i: m.Implies(self._bool(f.mask, env, i, 0, True), app(written, idx_at(i))), True
-            )
-            w = app(writer, ns)
-            has_writer = m.Implies(app(written, ns), m.And(active(w), same(idx_at(w), ns)))
-            upd = m.Equals(app(new, ns), m.Ite(app(written, ns), self._iv(f.value, env, w), app(old, ns)))
-            tied = m.And(has_writer, upd)
-            return m.And(marks, m.ForAll(ns, tied) if ns else tied)
-        nobody = self._threads(
-            lambda i: m.Implies(self._bool(f.mask, env, i, 0, True), m.Not(same(idx_at(i), ns))), True
-        )
-        somebody = self._threads(
-            lambda i: m.And(
-                self._bool(f.mask, env, i, 0, True),
-                same(idx_at(i), ns),
-                m.Equals(app(new, ns), self._iv(f.value, env, i)),
-            ),
-            False,
-        )
-        body = m.Or(m.And(nobody, m.Equals(app(new, ns), app(old, ns))), somebody)
-        return m.ForAll(ns, body) if ns else body
 
 
 class Env:

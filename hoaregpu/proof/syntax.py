@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..terms import BinOp
 from .formula import (
+    Agg,
     AllNone,
     AssignP,
     At,
@@ -85,6 +86,9 @@ def _show(f: F) -> tuple[str, int]:
         return (f"\\old({show(f.term)})", _ATOM)
     if isinstance(f, AllNone):
         return (f"\\{'all' if f.all else 'none'}({show(f.term)})", _ATOM)
+    if isinstance(f, Agg):
+        lam = f"\\lambda int {f.name}; {show(f.body)}"
+        return (f"{f.kind.value}({show(f.low)}, {show(f.high)}, {lam})", _ATOM)
     if isinstance(f, AssignP):
         idx = ", ".join(show(i) for i in f.indices)
         return (f"assign({f.new}, {show(f.mask)}, {f.target}, [{idx}], {show(f.value)})", _ATOM)
