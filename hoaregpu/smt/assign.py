@@ -86,6 +86,84 @@ def numbers_thread(enc: Encoder, indices: tuple[Term, ...]) -> bool:
     return _poly(enc, indices[0]) == number
 
 
+def _radix(coefs: dict[Coord, Poly], sizes: dict[Coord, Poly]) -> list[Coord] | None:
+    """The coordinates of one index ordered as the digits of a mixed-radix number (the
+    first has the coefficient 1, each next one the previous coefficient times the previous
+    coordinate's size), or None when the coefficients are not such a progression."""
+    order: list[Coord] = []
+    want: Poly = {(): 1}
+    left = dict(coefs)
+    while left:
+        nxt = next((c for c, v in left.items() if v == want), None)
+        if nxt is None:
+            return None
+        order.append(nxt)
+        want = _times(want, sizes[nxt])
+        del left[nxt]
+    return order
+
+
+def coordinate_digits(enc: Encoder, indices: tuple[Term, ...]) -> list[list[tuple[Coord, Poly]]] | None:
+    """Whether the index tuple is the writing thread's coordinates written as mixed-radix
+    numbers (each live coordinate a digit of exactly one index, in any order: `s[threadIdx.y][threadIdx.x]`
+    of a 2-D block, `c[(blockIdx.y * 2 + threadIdx.y) * 4 + blockIdx.x * 2 + threadIdx.x]` of a
+    2 x 2 grid of 2 x 2 blocks); then per index its digits, lowest first, with their
+    coefficients. The map from threads to cells is then injective and inverted by `div`/`mod`."""
+    if not enc.live or len(indices) == 1 and numbers_thread(enc, indices):
+        return None
+    names = {repr(c): c for c in enc.live}
+    sizes: dict[Coord, Poly] = {}
+    for c in enc.live:
+        size = _poly(enc, c.size_term())
+        assert size is not None
+        sizes[c] = size
+    seen: set[Coord] = set()
+    out: list[list[tuple[Coord, Poly]]] = []
+    for e in indices:
+        poly = _poly(enc, e)
+        if poly is None:
+            return None
+        coefs: dict[Coord, Poly] = {}
+        for mono, k in poly.items():
+            coords = [names[a] for a in mono if a in names]
+            if len(coords) != 1 or coords[0] in seen or coords[0] in coefs:
+                return None  # a constant offset, a product of coordinates, a coordinate twice
+            rest = list(mono)
+            rest.remove(repr(coords[0]))
+            coefs[coords[0]] = {tuple(rest): k}
+        order = _radix(coefs, sizes) if coefs else None
+        if order is None:
+            return None
+        seen.update(order)
+        out.append([(c, coefs[c]) for c in order])
+    return out if seen == set(enc.live) else None
+
+
+def _poly_term(enc: Encoder, p: Poly) -> FNode:
+    m = enc.mgr
+    syms = {str(enc.sizes[c]): enc.sizes[c] for c in enc.live if not enc.sizes[c].is_constant()}
+    terms = []
+    for mono, k in p.items():
+        factors = [m.Int(k)] + [syms[a] for a in mono] if k != 1 or not mono else [syms[a] for a in mono]
+        terms.append(factors[0] if len(factors) == 1 else m.Times(factors))
+    return terms[0] if len(terms) == 1 else m.Plus(terms)
+
+
+def _writer(enc: Encoder, digits: list[list[tuple[Coord, Poly]]], ns: list[FNode]) -> FNode:
+    """The number of the thread whose coordinates are the digits of the cell `ns`: the only
+    thread that can write it (when one does, `assign_update` checks that it does)."""
+    m = enc.mgr
+    coords: dict[Coord, FNode] = {}
+    for n, ds in zip(ns, digits, strict=True):
+        for k, (c, coef) in enumerate(ds):
+            v = n if coef == {(): 1} else m.Div(n, _poly_term(enc, coef))
+            if k < len(ds) - 1:  # a lower digit: modulo its size
+                size = enc.sizes[c]
+                v = m.Minus(v, m.Times(size, m.Div(v, size)))
+            coords[c] = v
+    return enc.compose(coords)
+
+
 def _index_vars(enc: Encoder, n: int) -> list[FNode]:
     return [enc.fresh("n", INT) for _ in range(n)]
 
@@ -142,6 +220,12 @@ def assign_update(
     if numbers_thread(enc, indices):  # the index names the writing thread
         (n,) = ns
         update = m.Ite(enc.active(mask, n), enc.at(value, n), enc.apply(old, ns))
+        return m.ForAll(ns, m.Equals(enc.apply(new, ns), update))
+    digits = coordinate_digits(enc, indices)
+    if digits is not None:  # the writer of a cell is the thread its digits name
+        w = _writer(enc, digits, ns)
+        hit = m.And(enc.active(mask, w), _eq_all(enc, [enc.at(e, w) for e in indices], ns))
+        update = m.Ite(hit, enc.at(value, w), enc.apply(old, ns))
         return m.ForAll(ns, m.Equals(enc.apply(new, ns), update))
     written = enc.fresh(f"{target}.W", FunctionType(BOOL, [INT] * decl.dim) if decl.dim else BOOL)
     writer = enc.fresh(f"{target}.w", FunctionType(INT, [INT] * decl.dim) if decl.dim else INT)
