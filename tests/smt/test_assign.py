@@ -266,3 +266,60 @@ def test_a_store_at_the_thread_number_of_a_grid_needs_no_writer(
                 expand = ExpandThreadQuantifiers(env)
                 formulas = [expand.walk(f) for f in formulas]
             assert decide(formulas, timeout=20.0) == [PROVED, PROVED]
+
+
+GRID_2D_KERNEL = lower(
+    """
+    __global__ void g(int *a, int t[][64]) {
+        int k;
+        a[k] = blockIdx.x + blockIdx.y + threadIdx.x + threadIdx.y;
+    }
+    """
+)
+_ROW = "(blockIdx.y * blockDim.y + threadIdx.y)"
+_COL = "(blockIdx.x * blockDim.x + threadIdx.x)"
+
+
+@pytest.mark.parametrize(
+    ("target", "indices", "digits"),
+    [
+        ("a", (f"{_ROW} * (gridDim.x * blockDim.x) + {_COL}",), True),  # row-major, the grid's width
+        ("a", (f"{_COL} * (gridDim.y * blockDim.y) + {_ROW}",), True),  # column-major
+        ("t", (_ROW, _COL), True),
+        ("t", ("blockIdx.y * gridDim.x + blockIdx.x", "threadIdx.y * blockDim.x + threadIdx.x"), True),
+        ("a", (f"{_ROW} * blockDim.x + {_COL}",), False),  # rows overlap
+        ("a", (f"{_ROW} * (gridDim.x * blockDim.x) + {_COL} + 1",), False),  # an offset: not recognised
+        ("t", ("threadIdx.y", "threadIdx.x"), False),  # every block writes the same cells
+        ("t", (_ROW, "blockIdx.x * blockDim.x"), False),  # threadIdx.x is no digit
+    ],
+)
+@pytest.mark.parametrize("launch", [None, ((2, 2, 1), (2, 3, 1))], ids=["symbolic", "2x2 blocks, 2x3 grid"])
+def test_a_store_at_the_writers_coordinates_needs_no_skolem_writer(
+    target: str,
+    indices: tuple[str, ...],
+    digits: bool,
+    launch: tuple[tuple[int, int, int], tuple[int, int, int]] | None,
+) -> None:
+    """A cell whose indices are the writing thread's coordinates as mixed-radix digits
+    (`c[row * width + col]` of a 2-D grid, `s[threadIdx.y][threadIdx.x]` per block) has one
+    possible writer, found by div/mod: no Skolem writer, and still Definition 3.5's encoding."""
+    from hoaregpu.launch import Launch
+    from hoaregpu.smt.assign import coordinate_digits
+
+    with fresh_env() as env:
+        enc = Encoder(GRID_2D_KERNEL, env, Launch(*launch) if launch else None)
+        terms = tuple(parse_expr(i) for i in indices)
+        assert (coordinate_digits(enc, terms) is not None) is digits
+        new = enc.fresh_like(target)
+        value = parse_expr("threadIdx.x + 7 * blockIdx.y")
+        update = assign_update(enc, new, Mask(), target, terms, value)
+        assert (_skolem_functions(update, target)[0] is None) is digits
+        if digits and launch is not None:  # z3 does not decide the symbolic sizes' div in time
+            paper = assign_paper(enc, new, Mask(), target, terms, value)
+            wrong = assign_paper(enc, new, Mask(), target, terms, parse_expr("threadIdx.x + 7 * blockIdx.x"))
+            expand = ExpandThreadQuantifiers(env)
+            formulas = [
+                expand.walk(f)
+                for f in (Implies(update, paper), Implies(paper, update), Implies(update, wrong))
+            ]
+            assert decide(formulas, timeout=20.0) == [PROVED, PROVED, REFUTED]

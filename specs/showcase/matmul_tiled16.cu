@@ -1,0 +1,28 @@
+// expect: verified
+// Tiled matrix multiplication C = A * B of 32 x 32 int matrices (flat, row-major) with
+// CUDA's classic 16 x 16 tiles: a 2 x 2 grid of 16 x 16 blocks (1,024 threads); each block
+// stages one tile of A and of B per step in __shared__ memory between two barriers.
+#define N 32
+#define TILE 16
+/*@ requires blockDim.x == 16 && blockDim.y == 16;
+    requires gridDim.x == 2 && gridDim.y == 2;
+    ensures \forall int r, c; 0 <= r < 32 && 0 <= c < 32 ==>
+                C[r * 32 + c] == \sum(0, 31, \lambda int k; A[r * 32 + k] * B[k * 32 + c]);
+*/
+__global__ void matmul_tiled16(const int *A, const int *B, int *C) {
+    __shared__ int As[TILE][TILE];
+    __shared__ int Bs[TILE][TILE];
+    int row = blockIdx.y * TILE + threadIdx.y;
+    int col = blockIdx.x * TILE + threadIdx.x;
+    int acc = 0;
+    for (int m = 0; m < N / TILE; m++) {
+        As[threadIdx.y][threadIdx.x] = A[row * N + m * TILE + threadIdx.x];
+        Bs[threadIdx.y][threadIdx.x] = B[(m * TILE + threadIdx.y) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TILE; k++) {
+            acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+        }
+        __syncthreads();
+    }
+    C[(blockIdx.y * TILE + threadIdx.y) * N + blockIdx.x * TILE + threadIdx.x] = acc;
+}
