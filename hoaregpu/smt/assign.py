@@ -21,7 +21,7 @@ indices are the writer's coordinates as mixed-radix digits in any order
 2-D grid written with the coordinates): then at most one thread writes a cell, the one
 whose coordinates are its digits (`div`/`mod`), and the update names that thread and checks
 that it is active and writes the cell (a tiled matrix product over 16 threads: with Skolem
-writers z3 did not prove it in 5 minutes; with these, in 7 s). `tests/smt/test_assign.py`
+writers z3 needs 242 s to prove it; with these, 7 s). `tests/smt/test_assign.py`
 asks a solver to prove both encodings equivalent. Since the predicate stands on the left
 of an implication, W and w are universally quantified by validity, like x'.
 """

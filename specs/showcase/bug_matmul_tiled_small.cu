@@ -1,4 +1,5 @@
-// expect: failed postcondition:9
+// expect: failed postcondition:10
+// allow-unknown: cvc5 postcondition:10 data-race:28 -- cvc5 finds no model for the 16-thread postcondition in 60 s, nor decides the race check of the store to C
 // Planted bug: the 4 x 4 tiled multiplication (2 x 2 grid of 2 x 2 blocks) loads the A
 // tile of step m from column m instead of m * TILE, so C[r][c] misses A[r][2] * B[2][c]
 // and counts A[r][1] * B[2][c] in its place.

@@ -1,4 +1,5 @@
-// expect: failed data-race:18 data-race:19
+// expect: failed data-race:19 data-race:20
+// allow-unknown: cvc5 postcondition:9 data-race:19 data-race:20 data-race:26 -- cvc5 decides neither the 16-thread postcondition nor the missing barrier's races in 60 s
 // Planted bug: the tiled 4 x 4 multiplication without its second barrier. A fast thread's
 // next tile load overwrites As/Bs cells that slower threads of its block still read.
 #define N 4

@@ -1,4 +1,5 @@
 // expect: verified
+// allow-unknown: cvc5 postcondition:10 data-race:28 -- cvc5 does not finish the 16-thread postcondition and the race check of the store to C in 60 s (z3: 7 s, 12 s)
 // Tiled matrix multiplication C = A * B of 4 x 4 int matrices (flat, row-major) by a 2 x 2
 // grid of 2 x 2 blocks: each block stages one 2 x 2 tile of A and of B per step in
 // __shared__ memory, waits, accumulates the tiles' product, and waits again.
