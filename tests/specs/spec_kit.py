@@ -19,11 +19,13 @@ def spec_files(folder: Path) -> list[Path]:
     return sorted([*folder.glob("*.cu"), *folder.glob("*.cl")])  # CUDA and OpenCL
 
 
-def run_specs(paths: list[Path], solver: str, *, check_races: bool = True) -> dict[str, list[KernelResult]]:
+def run_specs(
+    paths: list[Path], solver: str, *, check_races: bool = True, timeout: float = TIMEOUT
+) -> dict[str, list[KernelResult]]:
     """Every kernel of every file, by path (a device function with a contract is a kernel too)."""
     options = VerifyOptions(
         solver=solver,
-        solver_options=SolverOptions(timeout=TIMEOUT),
+        solver_options=SolverOptions(timeout=timeout),
         jobs=os.cpu_count() or 1,
         cache=False,
         check_races=check_races,
