@@ -13,7 +13,8 @@ thread (w):
 so x'(n̄) is the old value where no active thread writes and one written value where
 some do (E-SASSIGN). When the index is the thread's own number (`tid` of a kernel whose
 threads have no other coordinate, `blockIdx.x * blockDim.x + threadIdx.x` of a 1-D grid:
-`numbers_thread`) the writer of n is n itself and no Skolem functions are needed (with
+`numbers_thread`) the writer of n is n itself and no Skolem functions are needed; when it
+is that number plus a constant c (`t[tid - 4]`, `thread_offset`), the writer is n - c (with
 them, z3 found no counterexample in minutes to a race of `p[gid + 1]` with `p[gid]` over
 1024 blocks: it has to invert the mixed radix of the thread number). `tests/smt/test_assign.py`
 asks a solver to prove both encodings equivalent. Since the predicate stands on the left
@@ -73,17 +74,30 @@ def _poly(enc: Encoder, t: Term) -> Poly | None:
     return None
 
 
-def numbers_thread(enc: Encoder, indices: tuple[Term, ...]) -> bool:
-    """Whether the one index is, at every thread, that thread's number (the mixed radix of
-    `GridTerms.coord_at`: live coordinates, the first fastest), as a polynomial identity."""
+def thread_offset(enc: Encoder, indices: tuple[Term, ...]) -> int | None:
+    """The constant c when the one index is, at every thread, that thread's number plus c
+    (the number: the mixed radix of `GridTerms.coord_at`, live coordinates, the first
+    fastest), as a polynomial identity; else None. Then thread n - c, and only it, writes
+    cell n (`t[tid - 4]`, `a[tid + 512]`)."""
     if len(indices) != 1 or not enc.live:
-        return False
+        return None
     number: Poly = {}
     for c in reversed(enc.live):  # c + size(c) * (the number over the coordinates after c)
         size = _poly(enc, c.size_term())
         assert size is not None
         number = _plus({(repr(c),): 1}, _times(size, number))
-    return _poly(enc, indices[0]) == number
+    index = _poly(enc, indices[0])
+    if index is None:
+        return None
+    rest = _plus(index, number, -1)
+    if any(k != () for k in rest):
+        return None
+    return rest.get((), 0)
+
+
+def numbers_thread(enc: Encoder, indices: tuple[Term, ...]) -> bool:
+    """Whether the one index is, at every thread, that thread's number."""
+    return thread_offset(enc, indices) == 0
 
 
 def _index_vars(enc: Encoder, n: int) -> list[FNode]:
@@ -139,9 +153,11 @@ def assign_update(
         writes = m.And(enc.active(mask, i), _eq_all(enc, [enc.at(e, i) for e in indices], ns))
         update = m.Ite(writes, enc.at(value, i), enc.apply(old, args))
         return m.ForAll(args, m.Equals(enc.apply(new, args), update))
-    if numbers_thread(enc, indices):  # the index names the writing thread
+    offset = thread_offset(enc, indices)
+    if offset is not None:  # the index names the writing thread: n - offset writes cell n
         (n,) = ns
-        update = m.Ite(enc.active(mask, n), enc.at(value, n), enc.apply(old, ns))
+        writer = m.Minus(n, m.Int(offset)) if offset else n
+        update = m.Ite(enc.active(mask, writer), enc.at(value, writer), enc.apply(old, ns))
         return m.ForAll(ns, m.Equals(enc.apply(new, ns), update))
     written = enc.fresh(f"{target}.W", FunctionType(BOOL, [INT] * decl.dim) if decl.dim else BOOL)
     writer = enc.fresh(f"{target}.w", FunctionType(INT, [INT] * decl.dim) if decl.dim else INT)

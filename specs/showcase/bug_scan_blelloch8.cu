@@ -1,25 +1,25 @@
 // expect: failed postcondition:4
-// Planted bug in the Blelloch scan on 8 threads: the root is not cleared before the down-sweep, so every out[j] is off by the total of the inputs.
+// Planted bug in the Blelloch scan on 8 threads: the down-sweep overwrites the right child with the left sum (`t[threadIdx.x] = x`) instead of adding it, so out[j] loses the prefix held by the parent.
 /*@ requires gridDim.x == 1; requires blockDim.x == 8;
     ensures \forall int j; 0 <= j < blockDim.x ==> out[j] == \sum(0, j - 1, \lambda int k; \old(in[k]));
 */
 __global__ void bug_scan_blelloch8(int *in, int *out) {
     __shared__ int t[8];
-    int i = threadIdx.x;
-    t[i] = in[i];
+    t[threadIdx.x] = in[threadIdx.x];
     __syncthreads();
     for (int d = 1; d < blockDim.x; d *= 2) {  // up-sweep
-        if ((i + 1) % (2 * d) == 0) t[i] += t[i - d];
+        if ((threadIdx.x + 1) % (2 * d) == 0) t[threadIdx.x] += t[threadIdx.x - d];
         __syncthreads();
     }
+    if (threadIdx.x == blockDim.x - 1) t[threadIdx.x] = 0;
     __syncthreads();
     for (int d = blockDim.x / 2; d > 0; d /= 2) {  // down-sweep
-        if ((i + 1) % (2 * d) == 0) {
-            int x = t[i - d];
-            t[i - d] = t[i];
-            t[i] += x;
+        if ((threadIdx.x + 1) % (2 * d) == 0) {
+            int x = t[threadIdx.x - d];
+            t[threadIdx.x - d] = t[threadIdx.x];
+            t[threadIdx.x] = x;
         }
         __syncthreads();
     }
-    out[i] = t[i];
+    out[threadIdx.x] = t[threadIdx.x];
 }
