@@ -101,7 +101,9 @@ class _Unroller:
     def walk(self, s: core.Stmt, env: Env) -> tuple[core.Stmt, Env]:
         if isinstance(s, core.Assign):
             if self.inside:
-                s = replace(s, indices=tuple(self._fold(i, env) for i in s.indices), value=self._fold(s.value, env))
+                s = replace(
+                    s, indices=tuple(self._fold(i, env) for i in s.indices), value=self._fold(s.value, env)
+                )
             out = dict(env)
             out.pop(s.target, None)
             if self._scalar_local(s.target):
@@ -275,7 +277,9 @@ class _Unroller:
         if not isinstance(t, Var | Binary | Unary | Conditional):
             return t  # literals, builtins, and no formula-only nodes in program expressions
         out = map_children(t, lambda c: self._fold(c, env))
-        if isinstance(out, Binary | Unary | Conditional) and all(isinstance(c, IntLit) for c in children(out)):
+        if isinstance(out, Binary | Unary | Conditional) and all(
+            isinstance(c, IntLit) for c in children(out)
+        ):
             value = evaluate(out, {}, self.launch)
             if value is not None:
                 return IntLit(value, term_span(out))

@@ -231,35 +231,37 @@ GRID_KERNEL = lower(
 
 
 @pytest.mark.parametrize(
-    ("index", "own"),
+    ("index", "offset"),
     [
-        ("blockIdx.x * blockDim.x + tid", True),
-        ("tid + blockDim.x * blockIdx.x", True),
-        ("(blockIdx.x + 1) * blockDim.x + tid - blockDim.x", True),
-        ("blockIdx.x * blockDim.x + tid + 1", False),
-        ("blockIdx.x + tid", False),
-        ("tid", False),  # another block's thread writes the same cell
+        ("blockIdx.x * blockDim.x + tid", 0),
+        ("tid + blockDim.x * blockIdx.x", 0),
+        ("(blockIdx.x + 1) * blockDim.x + tid - blockDim.x", 0),
+        ("blockIdx.x * blockDim.x + tid + 1", 1),  # thread n - 1 writes cell n
+        ("blockIdx.x * blockDim.x + tid - 4", -4),
+        ("blockIdx.x + tid", None),
+        ("tid", None),  # another block's thread writes the same cell
     ],
 )
 @pytest.mark.parametrize("launch", [None, ((2, 1, 1), (3, 1, 1))], ids=["symbolic", "2x3"])
 def test_a_store_at_the_thread_number_of_a_grid_needs_no_writer(
-    index: str, own: bool, launch: tuple[tuple[int, int, int], tuple[int, int, int]] | None
+    index: str, offset: int | None, launch: tuple[tuple[int, int, int], tuple[int, int, int]] | None
 ) -> None:
-    """`a[blockIdx.x * blockDim.x + tid]` is written by the thread numbered like the cell: no
-    Skolem writer (z3 found no race model in minutes with one over 1024 x 1024 threads), and
-    the encoding is still Definition 3.5's."""
+    """`a[blockIdx.x * blockDim.x + tid]` is written by the thread numbered like the cell, and
+    `a[... + tid + c]` by the thread numbered n - c: no Skolem writer (z3 found no race model
+    in minutes with one over 1024 x 1024 threads), and the encoding is still Definition 3.5's."""
     from hoaregpu.launch import Launch
-    from hoaregpu.smt.assign import numbers_thread
+    from hoaregpu.smt.assign import numbers_thread, thread_offset
 
     with fresh_env() as env:
         enc = Encoder(GRID_KERNEL, env, Launch(*launch) if launch else None)
         indices = (parse_expr(index),)
-        assert numbers_thread(enc, indices) is own
+        assert thread_offset(enc, indices) == offset
+        assert numbers_thread(enc, indices) is (offset == 0)
         new = enc.fresh_like("a")
         value = parse_expr("tid + 7")
         update = assign_update(enc, new, Mask(), "a", indices, value)
-        assert (_skolem_functions(update, "a")[0] is None) is own
-        if own:
+        assert (_skolem_functions(update, "a")[0] is None) is (offset is not None)
+        if offset is not None:
             paper = assign_paper(enc, new, Mask(), "a", indices, value)
             formulas = [Implies(update, paper), Implies(paper, update)]
             if launch is not None:
