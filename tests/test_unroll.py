@@ -639,7 +639,10 @@ def test_the_counter_s_value_is_propagated_into_each_copy() -> None:
     assert offsets == [[4], [2], [1]]
     conds = [g.cond for g in core.statements(u.kernel.body) if isinstance(g, core.If)]
     moduli = [
-        t.right.value for c in conds for t in subterms(c) if isinstance(t, Binary) and t.op is BinOp.MOD
+        t.right.value
+        for c in conds
+        for t in subterms(c)
+        if isinstance(t, Binary) and t.op is BinOp.MOD and isinstance(t.right, IntLit)
     ]
     assert moduli == [8, 4, 2]
     assert len(assigns(u.kernel.body, "s")) == 1 + 3  # the initialisation and each step
