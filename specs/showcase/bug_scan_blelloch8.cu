@@ -23,3 +23,4 @@ __global__ void bug_scan_blelloch8(int *in, int *out) {
     }
     out[threadIdx.x] = t[threadIdx.x];
 }
+// allow-unknown: cvc5 postcondition:4 data-race:19 -- cvc5 finds no model in 30 s and times out on the down-sweep race VC (z3 decides both)

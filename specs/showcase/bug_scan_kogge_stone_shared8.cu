@@ -20,3 +20,4 @@ __global__ void bug_scan_kogge_stone_shared8(int *in, int *out) {
     }
     out[threadIdx.x] = s[threadIdx.x];
 }
+// allow-unknown: cvc5 postcondition:4 -- cvc5 finds no model of the prefix-sum axioms in 30 s (z3 refutes it; the run confirms it)
