@@ -23,3 +23,4 @@ __global__ void bug_tree_reduction_pow2(int *a) {
         __syncthreads();
     }
 }
+// allow-unknown: cvc5 postcondition:6 loop-invariant-preserved:13 -- cvc5 finds no model in 30 s and times out on the sum invariant's preservation here (z3 decides both; cvc5 proves the correct kernel)
