@@ -11,3 +11,4 @@ __global__ void bug_tree_reduction1024(int *a) {
         __syncthreads();
     }
 }
+// allow-unknown: cvc5 postcondition:4 -- cvc5 finds no model of the 2,048-term sum against 11 unrolled rounds in 30 s (z3 refutes it; a run confirms it)
