@@ -42,6 +42,8 @@ from .terms import (
     BinOp,
     BlockCount,
     BlockId,
+    Conditional,
+    IntLit,
     Term,
     ThreadCount,
     ThreadId,
@@ -49,7 +51,10 @@ from .terms import (
     UnOp,
     Var,
     builtin_name,
+    children,
+    map_children,
     subterms,
+    term_span,
 )
 
 BUDGET_FACTOR = 16  # iterations unrolled in one kernel, nested copies included, at most limit * this
@@ -89,11 +94,16 @@ class _Unroller:
     budget: int
     missing: dict[tuple[str, int, int], MissingInvariant] = field(default_factory=dict)
     unrolled: int = 0
+    inside: int = 0  # depth of unrolled copies being walked (their constants are propagated)
 
     # -- walking the program with the known constants -------------------------------
 
     def walk(self, s: core.Stmt, env: Env) -> tuple[core.Stmt, Env]:
         if isinstance(s, core.Assign):
+            if self.inside:
+                s = replace(
+                    s, indices=tuple(self._fold(i, env) for i in s.indices), value=self._fold(s.value, env)
+                )
             out = dict(env)
             out.pop(s.target, None)
             if self._scalar_local(s.target):
@@ -108,6 +118,8 @@ class _Unroller:
                 stmts.append(new)
             return core.Seq(tuple(stmts), s.span), env
         if isinstance(s, core.If):
+            if self.inside:
+                s = replace(s, cond=self._fold(s.cond, env))
             then, a = self.walk(s.then, env)
             orelse, b = self.walk(s.orelse, env)
             # a thread of the mask ran one branch or the other: keep what both agree on
@@ -132,7 +144,11 @@ class _Unroller:
                 )
             else:
                 self.unrolled += 1
-                return self.walk(copies, env)
+                self.inside += 1
+                try:
+                    return self.walk(copies, env)
+                finally:
+                    self.inside -= 1
         # at the head of every iteration, what the body assigns is unknown
         head = {x: v for x, v in env.items() if x not in core.assigned_vars(s.body)}
         body, _ = self.walk(s.body, head)
@@ -247,6 +263,27 @@ class _Unroller:
 
     def _constant(self, t: Term, env: Env) -> int | None:
         return evaluate(t, env, self.launch)
+
+    def _fold(self, t: Term, env: Env) -> Term:
+        """A program expression of an unrolled copy with the scalars of `env` replaced by their
+        values and the operators over literals computed (as C does, `consteval`): `a[t + s]`
+        becomes `a[t + 512]`, `(i + 1) % (2 * d)` becomes `(i + 1) % 8`. Exact: the expression is
+        evaluated only by the active threads, and each of them holds that value (`Env`); the
+        counter's own assignment stays, so the program computes what it did."""
+        if isinstance(t, Var) and not t.indices and t.name in env and self._scalar_local(t.name):
+            if _is_exit_flag(self.kernel, t.name):  # the copies' guards keep their shape
+                return t
+            return IntLit(env[t.name], t.span)
+        if not isinstance(t, Var | Binary | Unary | Conditional):
+            return t  # literals, builtins, and no formula-only nodes in program expressions
+        out = map_children(t, lambda c: self._fold(c, env))
+        if isinstance(out, Binary | Unary | Conditional) and all(
+            isinstance(c, IntLit) for c in children(out)
+        ):
+            value = evaluate(out, {}, self.launch)
+            if value is not None:
+                return IntLit(value, term_span(out))
+        return out
 
 
 def _split_flags(kernel: core.Kernel, cond: Term) -> tuple[tuple[str, ...], Term]:

@@ -227,6 +227,42 @@ def test_prefix_axioms_hold_of_the_true_sum_and_decide_small_identities() -> Non
             assert is_sat(formula, solver_name="z3")
 
 
+def test_linearity_and_change_of_variable_split_a_sum_of_pairs() -> None:
+    """`\\sum(0, 2n-1, a[k]) == \\sum(0, n-1, a[k] + a[k+n])` for every n (the tree
+    reduction's step) needs induction on the prefix functions alone; the rewrites of a sum of
+    a `+` body (linearity) and of a body reading `k + c` (change of variable) make it linear.
+    Their equations are theorems about finite sums (docs/aggregates.md)."""
+    with fresh_env() as env:
+        m = env.formula_manager
+        a = Symbol("a", FunctionType(INT, [INT]))
+        k, n = Symbol("k", INT), Symbol("n", INT)
+
+        def total(x: object, y: object, body: object) -> object:
+            return sums.marker(m, AggKind.SUM, x, y, k, body)
+
+        cell = m.Function(a, [k])
+        pairs = total(Int(0), m.Minus(n, Int(1)), m.Plus(cell, m.Function(a, [m.Plus(k, n)])))
+        whole = total(Int(0), m.Minus(m.Times(Int(2), n), Int(1)), cell)
+        formula, _ = sums.close(env, m.LE(Int(0), n), Equals(whole, pairs), fixed=False)
+        assert is_valid(formula, solver_name="z3")
+
+
+def test_extensionality_under_equal_bounds_needs_the_bounds_equal() -> None:
+    """Two sums of bodies that agree on the range are equal when their bounds are equal terms
+    only in the model (`2 * (n / 2) - 1` and `n - 1` for an even n)."""
+    with fresh_env() as env:
+        m = env.formula_manager
+        a, b = Symbol("a", FunctionType(INT, [INT])), Symbol("b", FunctionType(INT, [INT]))
+        k, n, x = Symbol("k", INT), Symbol("n", INT), Symbol("x", INT)
+        same = m.ForAll([x], Equals(m.Function(a, [x]), m.Function(b, [x])))
+        half = m.Minus(m.Times(Int(2), m.Div(n, Int(2))), Int(1))
+        left = sums.marker(m, AggKind.SUM, Int(0), half, k, m.Function(a, [k]))
+        right = sums.marker(m, AggKind.SUM, Int(0), m.Minus(n, Int(1)), k, m.Function(b, [k]))
+        even = Equals(n, m.Times(Int(2), m.Div(n, Int(2))))
+        formula, _ = sums.close(env, And(same, even), Equals(left, right), fixed=False)
+        assert is_valid(formula, solver_name="z3")
+
+
 def test_prove_and_check_cover_every_aggregate(tmp_path: Path) -> None:
     """All five aggregates and the empty sum and product, through `prove` and `check` (the
     checker's own translation: tests/proof/test_aggregate_smt.py)."""

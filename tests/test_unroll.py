@@ -616,3 +616,48 @@ def test_a_counter_changed_through_a_contract_call_is_not_constant() -> None:
     (k,) = [k for k in lower_file(parse_text(source(src), "k.cu")) if k.name == "k"]
     u = unroll(k, None)
     assert u.unrolled == 0 and "'n', which is not a constant" in u.missing[0].reason
+
+
+def test_the_counter_s_value_is_propagated_into_each_copy() -> None:
+    """In each copy the counter (and any other known constant) is a literal in the program's
+    expressions, operators over literals computed as C does: `a[tid + s]` is `a[tid + 4]`, ...,
+    and `(tid + 1) % (2 * d)` a modulus by a constant; the counter's assignments stay."""
+    u = unrolled(
+        """
+        __global__ void k(int *a) {
+            for (int s = 4; s > 0; s /= 2) {
+                if ((threadIdx.x + 1) % (2 * s) == 0) a[threadIdx.x] += a[threadIdx.x + s];
+            }
+        }
+        """
+    )
+    writes = assigns(u.kernel.body, "a")
+    offsets = [
+        [t.right.value for t in subterms(w.value) if isinstance(t, Binary) and isinstance(t.right, IntLit)]
+        for w in writes
+    ]
+    assert offsets == [[4], [2], [1]]
+    conds = [g.cond for g in core.statements(u.kernel.body) if isinstance(g, core.If)]
+    moduli = [
+        t.right.value
+        for c in conds
+        for t in subterms(c)
+        if isinstance(t, Binary) and t.op is BinOp.MOD and isinstance(t.right, IntLit)
+    ]
+    assert moduli == [8, 4, 2]
+    assert len(assigns(u.kernel.body, "s")) == 1 + 3  # the initialisation and each step
+
+
+def test_a_value_known_in_one_branch_only_is_not_propagated() -> None:
+    u = unrolled(
+        """
+        __global__ void k(int *a, int *m) {
+            int c = 1;
+            if (threadIdx.x == 0) c = 2;
+            for (int s = 0; s < 2; s++) { m[threadIdx.x] = c + s; }
+        }
+        """
+    )
+    values = [w.value for w in assigns(u.kernel.body, "m")]
+    assert all(any(isinstance(t, Var) and t.name.startswith("c") for t in subterms(v)) for v in values)
+    assert [[t.value for t in subterms(v) if isinstance(t, IntLit)] for v in values] == [[0], [1]]

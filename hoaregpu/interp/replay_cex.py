@@ -286,6 +286,7 @@ def _replay(
 
 EVIDENCE_TRIALS = 60  # random runs tried for a VC the solver left undecided
 EVIDENCE_SECONDS = 5.0
+FALLBACK_SECONDS = 30.0  # random runs for a refutation whose model was not reproduced (rare; 1,024 threads)
 
 
 def execution_evidence(
@@ -343,6 +344,16 @@ def replay_results(kernels: Sequence[KernelResult]) -> list[KernelResult]:
                 verdict = replay_counterexample(
                     program, r.vc.origin, r.vc.queries, r.result.values, threads=launch, script=r.vc.script
                 )
+                if not verdict.confirmed and r.vc.origin.kind is not VcKind.DATA_RACE:
+                    # the model's cells may lie outside the replayed window (a 1,024-thread tree
+                    # reduction sums 2,048 of them): random runs that violate this very clause
+                    # confirm the refutation too, and say that they are not the model
+                    evidence = execution_evidence(
+                        k.prepared.kernel, r.vc.origin, k.prepared.launch, FALLBACK_SECONDS
+                    )
+                    if evidence is not None:
+                        why = f"a random run, not the solver's model ({verdict.detail})"
+                        verdict = replace(evidence, detail=f"{evidence.detail}; {why}")
                 r = replace(r, replay=verdict)
             elif r.result.outcome in (Outcome.UNKNOWN, Outcome.TIMEOUT):
                 evidence = execution_evidence(k.prepared.kernel, r.vc.origin, k.prepared.launch)

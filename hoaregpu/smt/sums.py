@@ -117,6 +117,50 @@ class _Use:
 MAX_PAIRS = 64  # extensionality instances per VC
 
 
+def _subterms(f: FNode) -> set[FNode]:
+    seen: set[FNode] = set()
+    stack = [f]
+    while stack:
+        g = stack.pop()
+        if g not in seen:
+            seen.add(g)
+            stack.extend(g.args())
+    return seen
+
+
+def _shift(m: FormulaManager, body: FNode, k: FNode) -> tuple[FNode, FNode] | None:
+    """(c, e(k)) when `body` is e(k + c): every occurrence of k stands in a sum `k + c` (or a
+    difference `k - d`, c = -d) with one c free of k; None otherwise (or when k is absent)."""
+    parents: set[FNode] = set()
+    c: FNode | None = None
+    seen: set[FNode] = set()
+    stack = [body]
+    while stack:
+        g = stack.pop()
+        if g in seen or k not in g.get_free_variables():
+            continue
+        seen.add(g)
+        if g == k:
+            return None  # k read bare (the body itself, or under a node handled below)
+        offset: FNode | None = None
+        if g.is_plus() and k in g.args():
+            rest = [a for a in g.args() if a != k]
+            if len(rest) == len(g.args()) - 1 and rest:
+                offset = rest[0] if len(rest) == 1 else m.Plus(rest)
+        elif g.is_minus() and g.arg(0) == k:
+            offset = m.Minus(m.Int(0), g.arg(1))
+        if offset is not None and k not in offset.get_free_variables():
+            if c is not None and c != offset:
+                return None
+            c = offset
+            parents.add(g)
+            continue
+        stack.extend(g.args())
+    if c is None:
+        return None
+    return c, body.substitute({p: k for p in parents})
+
+
 class Closer(IdentityDagWalker):  # type: ignore[misc]
     """Replaces the markers of one kernel's VCs; shapes (and their axioms) are shared."""
 
@@ -127,6 +171,9 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         self._canon_k = self.mgr.Symbol(f"{PREFIX}k", INT)
         self.steps: dict[FNode, tuple[list[FNode], FNode]] = {}  # prefix function -> step axiom
         self.uses: list[_Use] = []  # the aggregates encoded by a function, for `ground_facts`
+        # Σ lo..hi of a body `e1 + e2` or `e(k + c)` and the same sum rewritten (linearity, a
+        # change of the bound variable): equations given where the sum stands outside quantifiers
+        self.rewrites: list[tuple[FNode, FNode]] = []
 
     def walk_function(self, formula: FNode, args: list[FNode], **kwargs: object) -> FNode:
         name = formula.function_name().symbol_name()
@@ -156,7 +203,26 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
             )
             out = m.Function(f, [low, high, *captured])
         self.uses.append(_Use(kind, low, high, k, body, out))
+        if kind is AggKind.SUM:
+            self._rewrite(low, high, k, body, out)
         return out
+
+    def _rewrite(self, low: FNode, high: FNode, k: FNode, body: FNode, out: FNode) -> None:
+        """Record `out = Σ lo..hi e1 + Σ lo..hi e2` for a body `e1 + e2` (linearity) and
+        `out = Σ lo+c..hi+c e(k)` for a body that reads k only as `k + c` with c free of k (a
+        change of variable): theorems about finite sums, which the prefix functions (one per
+        body) would need induction for. `docs/aggregates.md`: the tree reduction's
+        `\\sum(0, 2s-1, a[k]) == \\sum(0, s-1, a[k] + a[k+s])`."""
+        m = self.mgr
+        if body.is_plus():
+            parts = [self._aggregate(AggKind.SUM, low, high, k, b) for b in body.args()]
+            self.rewrites.append((out, m.Plus(parts)))
+            return
+        shifted = _shift(m, body, k)
+        if shifted is not None:
+            c, inner = shifted
+            moved = self._aggregate(AggKind.SUM, m.Plus(low, c), m.Plus(high, c), k, inner)
+            self.rewrites.append((out, moved))
 
     def _function(
         self, key: str, shape: FNode, canon: list[FNode], arity: int, axioms: Callable[[FNode], list[FNode]]
@@ -184,12 +250,15 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         out = [m.ForAll(cs, anchor) if cs else anchor]
         return [*out, m.ForAll([x, *cs], step)] if PREFIX_STEP != "ground" else out
 
-    def ground_facts(self, formula: FNode) -> list[FNode]:
+    def ground_facts(self, formula: FNode, goal: FNode | None = None) -> list[FNode]:
         """Facts of the true aggregates at the VC's aggregates outside quantifiers, beyond what
         the recursive axioms give without induction: a count lies in 0..(length of the
-        range), and two aggregates of one kind over the same range are equal unless their
-        bodies differ somewhere in it (extensionality, with a fresh witness of the difference)."""
+        range), two aggregates of one kind over the same range are equal unless their
+        bodies differ somewhere in it (extensionality, with a fresh witness of the difference),
+        and so are two over bounds that may be equal, one of them in `goal` (the obligation),
+        when the bounds are; and the rewrites of `_rewrite`."""
         m = self.mgr
+        in_goal = _subterms(goal) if goal is not None else set()
         free = formula.get_free_variables()
         uses = [u for u in self.uses if u.term.get_free_variables() <= free]
         out: list[FNode] = []
@@ -197,22 +266,30 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
             if u.kind is AggKind.NUMOF:
                 length = m.Ite(m.LT(u.high, u.low), m.Int(0), m.Plus(m.Minus(u.high, u.low), m.Int(1)))
                 out.append(m.And(m.LE(m.Int(0), u.term), m.LE(u.term, length)))
+        out += [
+            m.Equals(t, r)
+            for t, r in self.rewrites
+            if (t.get_free_variables() | r.get_free_variables()) <= free | set(self.definitions)
+        ]
         pairs = 0
-        for i, a in enumerate(uses):
-            for b in uses[i + 1 :]:
-                if (
-                    (a.kind, a.low, a.high) != (b.kind, b.low, b.high)
-                    or a.term == b.term
-                    or pairs >= MAX_PAIRS
-                ):
-                    continue
-                w = m.Symbol(f"{PREFIX}w!{pairs}", INT)
-                pairs += 1
-                differ = m.Not(m.Equals(a.body.substitute({a.k: w}), b.body.substitute({b.k: w})))
-                witness = m.And(m.LE(a.low, w), m.LE(w, a.high), differ)
-                if a.kind in (AggKind.MAX, AggKind.MIN):  # an empty range has no value to compare
-                    witness = m.Or(m.LT(a.high, a.low), witness)
-                out.append(m.Or(m.Equals(a.term, b.term), witness))
+        for same_bounds in (True, False):  # bounds that are the same terms first
+            for i, a in enumerate(uses):
+                for b in uses[i + 1 :]:
+                    same = (a.low, a.high) == (b.low, b.high)
+                    if a.kind is not b.kind or a.term == b.term or pairs >= MAX_PAIRS or same != same_bounds:
+                        continue
+                    if not same and a.term not in in_goal and b.term not in in_goal:
+                        continue
+                    w = m.Symbol(f"{PREFIX}w!{pairs}", INT)
+                    pairs += 1
+                    differ = m.Not(m.Equals(a.body.substitute({a.k: w}), b.body.substitute({b.k: w})))
+                    witness = m.And(m.LE(a.low, w), m.LE(w, a.high), differ)
+                    if a.kind in (AggKind.MAX, AggKind.MIN):  # an empty range has no value to compare
+                        witness = m.Or(m.LT(a.high, a.low), witness)
+                    fact = m.Or(m.Equals(a.term, b.term), witness)
+                    if not same:  # bounds that may be equal: the fact holds when they are
+                        fact = m.Implies(m.And(m.Equals(a.low, b.low), m.Equals(a.high, b.high)), fact)
+                    out.append(fact)
         return out
 
     def ground_steps(self, formula: FNode) -> list[FNode]:
@@ -316,7 +393,8 @@ def close(env: Environment, hypothesis: FNode, obligation: FNode, fixed: bool) -
     closer = Closer(env)
     hyp, obl = closer.walk(hypothesis), closer.walk(obligation)
     both = m.And(hyp, obl)
-    axioms = closer.axioms(both) + closer.ground_steps(both) + closer.ground_facts(both)
+    facts = closer.ground_facts(both, obl)  # a rewrite may name functions `both` does not
+    axioms = closer.axioms(m.And(both, *facts)) + closer.ground_steps(both) + facts
     return m.Implies(m.And(*axioms, hyp), obl), obl
 
 
@@ -326,4 +404,6 @@ def close_formula(env: Environment, f: FNode) -> FNode:
         return f
     closer = Closer(env)
     g = closer.walk(f)
-    return env.formula_manager.And(*closer.axioms(g), *closer.ground_steps(g), *closer.ground_facts(g), g)
+    facts = closer.ground_facts(g)
+    m = env.formula_manager
+    return m.And(*closer.axioms(m.And(g, *facts)), *closer.ground_steps(g), *facts, g)
