@@ -18,3 +18,4 @@ __global__ void bug_max_reduction(const int *in, int *out) {
         out[0] = m[0];
     }
 }
+// allow-unknown: cvc5 postcondition:5 -- cvc5 refutes the \max clause but does not finish the \forall clause in 30 s (z3 refutes both, confirmed by execution)

@@ -15,3 +15,4 @@ __global__ void bug_transpose_shared(const int *in, int *out) {
     y = blockIdx.x * TILE + threadIdx.y;
     out[y * N + x] = tile[threadIdx.x][threadIdx.y];
 }
+// allow-unknown: cvc5 postcondition:5 data-race:16 -- as transpose_shared.cu (postcondition; z3 proves it: lockstep within a block), and cvc5 finds no model of the race in 30 s (z3 refutes it, confirmed by execution)

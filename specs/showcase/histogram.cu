@@ -9,3 +9,4 @@ __global__ void histogram(const int *in, int *hist) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     atomicAdd(&hist[in[i]], 1);
 }
+// allow-unknown: cvc5 postcondition:6 -- cvc5 does not finish the 16-term count per bin against the folded atomicAdd totals in 30 s (z3: 0.3 s)

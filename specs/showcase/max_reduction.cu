@@ -18,3 +18,4 @@ __global__ void max_reduction(const int *in, int *out) {
         out[0] = m[0];
     }
 }
+// allow-unknown: cvc5 postcondition:4 -- cvc5 proves it in about 13 s alone (the 8-term ite chain against 3 unrolled rounds); under the suite's load it may pass 20 s (z3: 0.4 s)

@@ -20,3 +20,4 @@ __global__ void stencil(const int *in, int *out) {
         out[i] = s[threadIdx.x] + s[threadIdx.x + 1] + s[threadIdx.x + 2];
     }
 }
+// allow-unknown: cvc5 postcondition:4 data-race:20 -- cvc5 does not finish the halo bookkeeping of 3 blocks in 30 s (z3: under 1 s each)

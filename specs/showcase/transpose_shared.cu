@@ -16,3 +16,4 @@ __global__ void transpose_shared(const int *in, int *out) {
     y = blockIdx.x * TILE + threadIdx.y;
     out[y * N + x] = tile[threadIdx.x][threadIdx.y];
 }
+// allow-unknown: cvc5 postcondition:5 -- the 16 writes must cover the 16 output cells through the tile; cvc5 does not finish in 30 s (z3: 3.3 s)
