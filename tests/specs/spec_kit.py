@@ -20,9 +20,15 @@ def spec_files(folder: Path) -> list[Path]:
 
 
 def run_specs(
-    paths: list[Path], solver: str, *, check_races: bool = True, timeout: float = TIMEOUT
+    paths: list[Path],
+    solver: str,
+    *,
+    check_races: bool = True,
+    timeout: float = TIMEOUT,
+    replay: bool = False,
 ) -> dict[str, list[KernelResult]]:
-    """Every kernel of every file, by path (a device function with a contract is a kernel too)."""
+    """Every kernel of every file, by path (a device function with a contract is a kernel too);
+    with `replay`, refuted VCs' counterexamples run on the interpreter (`VCResult.replay`)."""
     options = VerifyOptions(
         solver=solver,
         solver_options=SolverOptions(timeout=timeout),
@@ -32,8 +38,13 @@ def run_specs(
     )
     run = verify([str(p) for p in paths], options)
     assert not run.errors, [e.render() for e in run.errors]
+    kernels = list(run.kernels)
+    if replay:
+        from hoaregpu.interp.replay_cex import replay_results
+
+        kernels = replay_results(kernels)
     by_path: dict[str, list[KernelResult]] = {}
-    for k in run.kernels:
+    for k in kernels:
         by_path.setdefault(k.prepared.path, []).append(k)
     return by_path
 
