@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 verify: install
 	$(BIN)/hoaregpu verify --expect specs/*.cu specs/*.cl
 	$(BIN)/hoaregpu verify --expect specs/races/
-	$(BIN)/hoaregpu verify --expect --timeout 60 specs/showcase/
+	$(BIN)/hoaregpu verify --expect --timeout 120 specs/showcase/
 
 lint: install
 	$(BIN)/ruff check hoaregpu tests bench
