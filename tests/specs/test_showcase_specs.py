@@ -4,7 +4,7 @@ get the verdicts they record, with race checking on, and every refutation is con
 execution.
 
 With z3, the solver the showcase is proved with. cvc5's results on these kernels are
-measured by bench/showcase.py (bench/results/showcase.md), not asserted: some of their VCs
+measured by bench/showcase.py, not asserted: some of their VCs
 take cvc5 longer than a test's budget.
 """
 
