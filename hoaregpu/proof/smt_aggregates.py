@@ -44,6 +44,7 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import INT, FunctionType, PySMTType
 
+from ..closed_terms import constant
 from ..terms import AggKind
 
 MAX_CELLS = 1024  # cells of a constant range written out (the 256-thread tree reduction: 512)
@@ -303,56 +304,3 @@ def _ground_applications(
         ):
             out.append(g)
     return out
-
-
-# ---------------------------------------------------------------- constant bounds
-
-
-def constant(f: FNode) -> int | None:
-    """The value of a closed integer term as the translator builds them, exactly (SMT-LIB's
-    Euclidean `div`), or None. Bounds decide which cells are written out, so this is exact
-    integer arithmetic, not pySMT's simplifier (which divides in floating point)."""
-    if f.is_int_constant():
-        return int(f.constant_value())
-    if f.is_ite():
-        c = truth(f.arg(0))
-        return None if c is None else constant(f.arg(1) if c else f.arg(2))
-    if not (f.is_plus() or f.is_minus() or f.is_times() or f.is_div()):
-        return None
-    vals = [constant(a) for a in f.args()]
-    if any(v is None for v in vals):
-        return None
-    xs = [v for v in vals if v is not None]
-    if f.is_plus():
-        return sum(xs)
-    if f.is_minus():
-        return xs[0] - xs[1]
-    if f.is_times():
-        out = 1
-        for v in xs:
-            out *= v
-        return out
-    a, b = xs
-    if b == 0:
-        return None  # division by zero is unspecified in SMT-LIB
-    q = a // abs(b)  # Euclidean: a = b*q + r with 0 <= r < |b|
-    return q if b > 0 else -q
-
-
-def truth(f: FNode) -> bool | None:
-    if f.is_bool_constant():
-        return bool(f.constant_value())
-    if f.is_not():
-        t = truth(f.arg(0))
-        return None if t is None else not t
-    if f.is_and() or f.is_or():
-        ts = [truth(a) for a in f.args()]
-        if any(t is None for t in ts):
-            return None
-        return all(ts) if f.is_and() else any(ts)
-    if f.is_le() or f.is_lt() or f.is_equals():
-        a, b = constant(f.arg(0)), constant(f.arg(1))
-        if a is None or b is None:
-            return None
-        return a <= b if f.is_le() else (a < b if f.is_lt() else a == b)
-    return None

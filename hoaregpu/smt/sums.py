@@ -34,6 +34,7 @@ from pysmt.formula import FormulaManager
 from pysmt.typing import INT, FunctionType
 from pysmt.walkers import IdentityDagWalker
 
+from ..closed_terms import constant
 from ..terms import AggKind
 from .expand import ExpandThreadQuantifiers
 
@@ -57,51 +58,6 @@ def marker(mgr: FormulaManager, kind: AggKind, low: FNode, high: FNode, k: FNode
 
 def has_markers(f: FNode) -> bool:
     return any(s.symbol_name() in _MARKERS for s in f.get_free_variables())
-
-
-def constant(f: FNode) -> int | None:
-    """The value of a closed integer term built by the encoder (bounds), or None."""
-    if f.is_int_constant():
-        return int(f.constant_value())
-    args = [constant(a) if a.get_type() is INT else None for a in f.args()]
-    if f.is_ite():
-        c = _truth(f.arg(0))
-        return None if c is None else (args[1] if c else args[2])
-    if any(a is None for a in args) or not args:
-        return None
-    vals = [int(a) for a in args if a is not None]
-    if f.is_plus():
-        return sum(vals)
-    if f.is_minus():
-        return vals[0] - vals[1]
-    if f.is_times():
-        out = 1
-        for v in vals:
-            out *= v
-        return out
-    if f.is_div() and vals[1] != 0:  # SMT-LIB's Euclidean div
-        q = vals[0] // abs(vals[1])
-        return q if vals[1] > 0 else -q
-    return None
-
-
-def _truth(f: FNode) -> bool | None:
-    if f.is_bool_constant():
-        return bool(f.constant_value())
-    if f.is_not():
-        t = _truth(f.arg(0))
-        return None if t is None else not t
-    if f.is_and() or f.is_or():
-        ts = [_truth(a) for a in f.args()]
-        if any(t is None for t in ts):
-            return None
-        return all(ts) if f.is_and() else any(ts)
-    if f.is_le() or f.is_lt() or f.is_equals():
-        a, b = constant(f.arg(0)), constant(f.arg(1))
-        if a is None or b is None:
-            return None
-        return a <= b if f.is_le() else (a < b if f.is_lt() else a == b)
-    return None
 
 
 @dataclass(frozen=True)

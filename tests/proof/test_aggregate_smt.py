@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from pysmt.environment import get_env, pop_env, push_env
 
+from hoaregpu.closed_terms import constant
 from hoaregpu.proof.formula import PSkip
 from hoaregpu.proof.kernel import KernelInfo, VarInfo
 from hoaregpu.proof.parse import parse_formula_text
 from hoaregpu.proof.smt import Translator, Untranslatable
-from hoaregpu.proof.smt_aggregates import constant
 from hoaregpu.smt.smtlib import script_text
 from hoaregpu.solvers import Outcome, SolverOptions, SolveTask, solve_many
 
