@@ -95,6 +95,7 @@ class Encoder(GridTerms):
         # that a loop's continuation can return to the loop head's state (`undo_to`).
         self._current: dict[str, FNode] = {}
         self._journal: list[tuple[str, FNode | None]] = []
+        self.pred_conds: dict[FNode, Term] = {}  # z of H-IF / H-WHILE -> its e (`writers.pinned`)
         for d in kernel.decls:
             # A C name may be an SMT-LIB theory symbol (`abs`, `div`, `store`, ...); `.v`
             # cannot occur in a C name or a lowering rename (`x.1`), so it never clashes.
@@ -215,6 +216,7 @@ class Encoder(GridTerms):
         z outside T), but an equation defining z, which z3 turns into z's model at once; in the
         guarded form it built z's model point by point and found no counterexample in minutes
         to races over 1024 x 1024 work-items behind a branch on `get_local_id(0)`."""
+        self.pred_conds[z] = cond
         i = self.fresh("i", INT)
         m = self.mgr
         value = self.cond_at(cond, i)

@@ -18,6 +18,11 @@ coordinates, so w(n̄) = t; if the condition holds, w(n̄) is an active thread w
 indices that are not digits, too, are checked there). `tests/smt/test_assign.py` asks a solver
 to prove the forms equivalent.
 
+A coordinate that no index holds may be pinned by the mask instead: a store under
+`if (threadIdx.x == 0)` (a halo cell `s[0]`, a block's result `out[blockIdx.x]`) is made
+by the thread whose coordinate is that constant, if by any (`pinned`: a conjunct `c == k`
+of the condition of a positive literal z of the mask, so an active t has c(t) = k).
+
 The thread number plus a constant (`a[blockIdx.x * blockDim.x + threadIdx.x + c]`, any
 sizes) needs no `div` at all: w = n - c. Other digit stores are recognised only when every
 live size is a constant: `div`/`mod` by a symbolic size is nonlinear, and the Skolem form
@@ -127,9 +132,33 @@ class Writer:
     condition: FNode  # it exists, is active and writes n̄ (with the mask)
 
 
+def _conjuncts(t: Term) -> list[Term]:
+    if isinstance(t, Binary) and t.op is BinOp.AND:
+        return [*_conjuncts(t.left), *_conjuncts(t.right)]
+    return [t]
+
+
+def pinned(enc: Encoder, mask: Mask) -> dict[Coord, int]:
+    """The live coordinates that `mask` fixes: `c == k` (k an integer) is a conjunct of the
+    condition e of a positive literal z, and z(t) ⟺ e@t for every thread t (H-IF, H-WHILE)."""
+    out: dict[Coord, int] = {}
+    for z, positive in mask.literals:
+        cond = enc.pred_conds.get(z) if positive else None
+        for conj in _conjuncts(cond) if cond is not None else []:
+            if not (isinstance(conj, Binary) and conj.op is BinOp.EQ):
+                continue
+            for coord, value in ((conj.left, conj.right), (conj.right, conj.left)):
+                p = poly(enc, value)
+                if isinstance(coord, ThreadId | BlockId) and p is not None and set(p) <= {()}:
+                    c = Coord(isinstance(coord, BlockId), coord.axis)
+                    if c in enc.live:
+                        out.setdefault(c, p.get((), 0))
+    return out
+
+
 def writer_of(enc: Encoder, indices: tuple[Term, ...], ns: list[FNode], mask: Mask) -> Writer | None:
     """The writer of cell `ns` of a store at `indices` by the threads of `mask`, when the
-    indices name it (module docstring); None when they do not."""
+    indices, and the coordinates the mask pins, name it (module docstring); None when they do not."""
     if not enc.live:
         return None
     m = enc.mgr
@@ -141,15 +170,16 @@ def writer_of(enc: Encoder, indices: tuple[Term, ...], ns: list[FNode], mask: Ma
         if d is not None:
             digits[j] = d
             taken.update(d.coords)
-    if taken != set(enc.live):
+    fixed = {c: k for c, k in pinned(enc, mask).items() if c not in taken} if taken != set(enc.live) else {}
+    if taken | set(fixed) != set(enc.live):
         return None
-    if len(indices) == 1 and digits[0].coords == enc.live:  # the thread number plus a constant
+    if len(indices) == 1 and not fixed and digits[0].coords == enc.live:  # the thread number plus a constant
         n = ns[0]
         w = m.Minus(n, m.Int(digits[0].offset)) if digits[0].offset else n
         return Writer(w, enc.active(mask, w))
     if not all(enc.sizes[c].is_constant() for c in enc.live):
         return None  # div/mod by symbolic sizes: nonlinear (the Skolem writer is kept)
-    coords: dict[Coord, FNode] = {}
+    coords: dict[Coord, FNode] = {c: m.Int(k) for c, k in fixed.items()}
     for j, d in digits.items():
         v = m.Minus(ns[j], m.Int(d.offset)) if d.offset else ns[j]
         weight = 1

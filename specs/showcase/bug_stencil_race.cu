@@ -20,4 +20,3 @@ __global__ void bug_stencil_race(const int *in, int *out) {
     }
 }
 // allow-unknown: cvc5 postcondition:4 data-race:19 -- cvc5 finds no model of the race in 30 s and does not finish the halo bookkeeping (z3 refutes the race, confirmed by execution, and proves the rest)
-// allow-unknown: z3 data-race:19 -- the missing barrier's race: z3 refuted it in about 17 s with the helper's encoding of the writer and times out at 120 s with smt/writers.py's equivalent one; execution finds the race

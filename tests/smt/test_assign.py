@@ -356,3 +356,62 @@ def test_a_store_whose_indices_name_the_writer_needs_no_skolem_writer(
                 expand = ExpandThreadQuantifiers(env)
                 formulas = [expand.walk(f) for f in formulas]
             assert decide(formulas, timeout=20.0) == [PROVED, PROVED, REFUTED]
+
+
+# (kernel, target, indices, the branch condition that pins the coordinates no index holds)
+PINNED_CASES = {
+    "a[bid] under tx == 0": ("1-D", "a", ("blockIdx.x",), "threadIdx.x == 0"),
+    "a[0] under tx == 1 && bx == 1": ("1-D", "a", ("0",), "threadIdx.x == 1 && blockIdx.x == 1"),
+    "a[bid + 1] under tx == 5 (no such thread)": ("1-D", "a", ("blockIdx.x + 1",), "threadIdx.x == 5"),
+    "a[bid] under k > 0 && 1 == tx": ("1-D", "a", ("blockIdx.x",), "k > 0 && 1 == threadIdx.x"),
+    "u[bid][0][tx] under ty == 1": (
+        "2-D",
+        "u",
+        ("blockIdx.y * gridDim.x + blockIdx.x", "0", "threadIdx.x"),
+        "threadIdx.y == 1",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(PINNED_CASES))
+def test_a_coordinate_pinned_by_the_branch_names_the_writer(case: str) -> None:
+    """A halo store `s[0]` under `if (threadIdx.x == 0)`: the branch's condition fixes the
+    coordinate no index holds, so the writer is named without a Skolem function, and the
+    update is still Definition 3.5's given z's definition (H-IF); a wrong value is refuted."""
+    from hoaregpu.launch import Launch
+
+    kernel, target, indices, cond = PINNED_CASES[case]
+    with fresh_env() as env:
+        enc = Encoder(GRID_KERNELS[kernel], env, Launch((2, 2, 1), (2, 3, 1)))
+        z = enc.fresh_thread_pred()
+        hyps = enc.mgr.And(*enc.size_facts(), enc.define_thread_pred(z, parse_expr(cond)))
+        mask = Mask().conj(z, True)
+        terms = tuple(parse_expr(i) for i in indices)
+        new = enc.fresh_like(target)
+        value = parse_expr("threadIdx.x + 7 * blockIdx.y")
+        update = assign_update(enc, new, mask, target, terms, value)
+        assert _skolem_functions(update, target)[0] is None
+        paper = assign_paper(enc, new, mask, target, terms, value)
+        wrong = assign_paper(enc, new, mask, target, terms, parse_expr("threadIdx.x + 7 * blockIdx.y + 1"))
+        expand = ExpandThreadQuantifiers(env)
+        formulas = [
+            expand.walk(Implies(hyps, f))
+            for f in (Implies(update, paper), Implies(paper, update), Implies(update, wrong))
+        ]
+        expected = [PROVED, PROVED, PROVED if "no such thread" in case else REFUTED]
+        assert decide(formulas, timeout=20.0) == expected
+
+
+def test_a_negated_branch_pins_nothing() -> None:
+    """`if (threadIdx.x == 0) ... else a[bid] = ...`: the else branch's literal is !z, which
+    fixes no coordinate, so the writer stays a Skolem function."""
+    from hoaregpu.launch import Launch
+
+    with fresh_env() as env:
+        enc = Encoder(GRID_KERNELS["1-D"], env, Launch((2, 2, 1), (2, 3, 1)))
+        z = enc.fresh_thread_pred()
+        enc.define_thread_pred(z, parse_expr("threadIdx.x == 0"))
+        update = assign_update(
+            enc, enc.fresh_like("a"), Mask().conj(z, False), "a", (parse_expr("blockIdx.x"),), parse_expr("1")
+        )
+        assert _skolem_functions(update, "a")[0] is not None
