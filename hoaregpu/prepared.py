@@ -83,6 +83,15 @@ class VcResult:
     result: SolverResult
     replay: ReplayVerdict | None = None  # a refuted VC run from its model (`interp.replay_cex`)
 
+    @property
+    def violated_by_run(self) -> bool:
+        """The solver left the VC undecided, but a run of the kernel violates its clause (kind
+        and line: `interp.replay_cex.execution_evidence`). That shows the kernel wrong; the VC
+        keeps the solver's answer (a run at one iteration of an unrolled loop, or one access
+        of a race's pair, does not say which VC of the clause is false)."""
+        undecided = self.result.outcome in (Outcome.UNKNOWN, Outcome.TIMEOUT)
+        return undecided and self.replay is not None and self.replay.confirmed
+
 
 @dataclass(frozen=True)
 class KernelResult:
@@ -100,7 +109,7 @@ class KernelResult:
     @property
     def verdict(self) -> str:
         outcomes = {r.result.outcome for r in self.results}
-        if Outcome.REFUTED in outcomes:
+        if Outcome.REFUTED in outcomes or any(r.violated_by_run for r in self.results):
             return "failed"
         if self.vacuous:
             return "vacuous"

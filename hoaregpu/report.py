@@ -91,9 +91,13 @@ def vc_lines(
         return []
     origin = r.vc.origin
     text = origin.message
-    if outcome is not Outcome.REFUTED:
-        text = f"{text}: not decided ({outcome.value}: {r.result.message or 'no reason given'})"
-    lines = [f"{origin.span}: {_SEVERITY[outcome]}: {text} [{origin.kind.value}]"]
+    said = f"{outcome.value}: {r.result.message or 'no reason given'}"
+    severity = _SEVERITY[outcome]
+    if r.violated_by_run:  # the clause is shown false by a run, the VC stays the solver's
+        text, severity = f"{text}: a run violates it (the VC is not decided: {said})", "error"
+    elif outcome is not Outcome.REFUTED:
+        text = f"{text}: not decided ({said})"
+    lines = [f"{origin.span}: {severity}: {text} [{origin.kind.value}]"]
     if origin.span.context:
         lines.append(f"note: in {', '.join(origin.span.context)}")
     if also:
@@ -105,7 +109,10 @@ def vc_lines(
         for m in missing
         if _downstream(r, m) and not (r.replay is not None and r.replay.confirmed)
     ]
-    if outcome is Outcome.REFUTED:
+    if r.violated_by_run:
+        assert r.replay is not None
+        lines.append(f"note: {r.replay.note} (a random run, not a solver's model)")
+    elif outcome is Outcome.REFUTED:
         lines += [f"note: {line}" for line in counterexample(r.vc.queries, r.result.values)]
         if origin.kind is VcKind.DATA_RACE and race_sites:
             lines += [f"note: {line}" for line in race_note(r.vc.queries, r.result.values, race_sites)]
@@ -117,8 +124,6 @@ def vc_lines(
             )
         if r.replay is not None:
             lines.append(f"note: {r.replay.note}")
-    elif r.replay is not None and r.replay.confirmed:
-        lines.append(f"note: undecided by the solver, but a run violates this clause: {r.replay.detail}")
     lines.append(f"note: by {origin.rule}, checked with {r.result.solver}")
     return lines
 
@@ -254,6 +259,9 @@ def assumption_lines(k: KernelResult) -> list[str]:
 def kernel_summary(k: KernelResult) -> str:
     counts = Counter(r.result.outcome for r in k.results)
     parts = [f"{n} {o.value}" for o, n in sorted(counts.items(), key=lambda x: list(Outcome).index(x[0]))]
+    runs = sum(r.violated_by_run for r in k.results)
+    if runs:
+        parts.append(f"{runs} of them violated by a run")
     detail = ", ".join(parts) if parts else "no VCs"
     return f"{k.prepared.kernel.what} ({k.prepared.path}): {k.verdict} ({detail})"
 
@@ -324,7 +332,10 @@ def _vc_json(r: VcResult) -> dict[str, Any]:
         out["reason"] = r.result.message
     if o.span.context:
         out["unrolled"] = list(o.span.context)
-    if r.result.outcome is Outcome.REFUTED:
+    if r.violated_by_run:
+        assert r.replay is not None
+        out["violated_by_run"] = r.replay.to_json()  # the VC undecided, its clause false in a run
+    elif r.result.outcome is Outcome.REFUTED:
         out["counterexample"] = counterexample(r.vc.queries, r.result.values)
         out["model_check"] = r.result.model_check or "not checked"
         if r.replay is not None:

@@ -89,7 +89,11 @@ def _vc_result(r: VcResult, kernel: str, rules: _Rules, root: Path) -> dict[str,
         "solver": r.result.solver,
         "kernel": kernel,
     }
-    if outcome is Outcome.REFUTED:
+    if r.violated_by_run:
+        assert r.replay is not None
+        text += f": a run violates it (the VC is not decided: {outcome.value})"
+        props["violatedByRun"] = r.replay.note
+    elif outcome is Outcome.REFUTED:
         cex = counterexample(r.vc.queries, r.result.values)
         if cex:
             text += ". " + "; ".join(line.strip() for line in cex)
@@ -104,7 +108,7 @@ def _vc_result(r: VcResult, kernel: str, rules: _Rules, root: Path) -> dict[str,
         props["unrolled"] = list(origin.span.context)
     return {
         **rules.ref(origin.kind.value, MESSAGES[origin.kind], "error"),
-        "level": _LEVEL[outcome],
+        "level": "error" if r.violated_by_run else _LEVEL[outcome],
         "message": {"text": text},
         "locations": [_location(origin.span, root)],
         "properties": props,

@@ -293,8 +293,8 @@ def execution_evidence(
     kernel: Kernel, origin: Origin, threads: int | Launch | None, seconds: float = EVIDENCE_SECONDS
 ) -> ReplayVerdict | None:
     """For a VC the solver left undecided: random runs (as `hoaregpu test`) that violate
-    that very clause, or None. A concrete violation shows the kernel wrong there; the VC
-    itself stays undecided (what the solver said is reported as it is)."""
+    that very clause, or None. A concrete violation shows the kernel wrong there (it fails:
+    `VcResult.violated_by_run`); the VC itself keeps what the solver said."""
     from .testing import test_kernel
 
     if origin.kind not in _KIND:
@@ -302,10 +302,13 @@ def execution_evidence(
     launch = threads if isinstance(threads, Launch) else Launch.of_threads(threads)
     x = launch.threads
     span = (x, x) if x is not None else (1, 4)
+    # a race VC wants runs that stop at a race; any other wants runs that go on past races (the
+    # E-SASSIGN nondeterminism the logic accounts for) to reach its clause
+    races_fail = origin.kind is VcKind.DATA_RACE
     try:
         with _deadline(seconds):
             result = test_kernel(
-                kernel, span, trials=EVIDENCE_TRIALS, seed=0, races_fail=False, launch=launch
+                kernel, span, trials=EVIDENCE_TRIALS, seed=0, races_fail=races_fail, launch=launch
             )
     except _Timeout:
         return None
@@ -314,7 +317,9 @@ def execution_evidence(
     run = result.counterexample
     if run is None:
         return None
-    hit = next((v for v in run.failures if _matches(v, origin)), None)
+    # a same-value write pair is no race under the default policy (races.BENIGN_WRITES): never
+    # evidence, so that a run fails a kernel only for what every policy calls a violation
+    hit = next((v for v in run.failures if _matches(v, origin) and not v.benign), None)
     if hit is None:
         return None
     shown = json.dumps(run.inputs, separators=(",", ":"))

@@ -139,3 +139,59 @@ def test_undecided_vc_gets_execution_evidence_only_when_a_run_violates_its_claus
     (good,) = load_kernels("specs/vector_add_fixed4.cu")
     post = Origin(VcKind.POSTCONDITION, Span("specs/vector_add_fixed4.cu", 5, 5), "H-CONSEQ")
     assert execution_evidence(make_monotonic(good), post, 4) is None
+
+
+def test_a_run_that_violates_the_clause_of_an_undecided_vc_fails_the_kernel() -> None:
+    """bug_wrong_index's preservation VC, taken as a solver timeout: random runs violate that
+    very clause, so the kernel fails (exit 1) and the reports say that a run violates it,
+    while the VC keeps the solver's answer; a correct clause left undecided gets no run."""
+    from hoaregpu.prepared import RunResult, VcResult
+    from hoaregpu.report import render_json, render_text
+    from hoaregpu.solvers import SolverResult
+
+    path = str(SPECS / "bug_wrong_index.cu")
+    (kernel,) = load_kernels(path)
+    prepared = prepare_kernel(path, kernel, None)
+
+    def answer(kind: VcKind, line: int) -> SolverResult:
+        if kind is VcKind.LOOP_INVARIANT_PRESERVED and line in (11, 13):
+            return SolverResult(Outcome.TIMEOUT, "z3", 10.0, message="timeout after 10.0 s")
+        return SolverResult(Outcome.PROVED, "z3", 0.1)
+
+    given = KernelResult(
+        prepared, tuple(VcResult(vc, answer(vc.origin.kind, vc.origin.span.line)) for vc in prepared.vcs)
+    )
+    assert given.verdict == "unknown"
+    (k,) = replay_results([given])
+    preserved = {
+        r.vc.origin.span.line: r for r in k.results if r.vc.origin.kind is VcKind.LOOP_INVARIANT_PRESERVED
+    }
+    assert preserved[13].violated_by_run and preserved[13].result.outcome is Outcome.TIMEOUT
+    assert not preserved[11].violated_by_run  # `k >= threadIdx.x` holds in every run
+    assert k.verdict == "failed"
+    run = RunResult((k,), ())
+    assert run.exit_code == 1
+    text = render_text(run)
+    assert (
+        "13:9: error: loop invariant might not be preserved: a run violates it (the VC is not decided" in text
+    )
+    assert "11:9: warning: loop invariant might not be preserved: not decided (timeout" in text
+    assert "1 of them violated by a run" in text
+    vcs = json.loads(render_json(run))["kernels"][0]["vcs"]
+    (vc,) = [v for v in vcs if v["line"] == 13 and v["kind"] == "loop-invariant-preserved"]
+    assert vc["outcome"] == "timeout" and vc["violated_by_run"]["confirmed"]
+
+
+def test_race_evidence_comes_from_runs_that_stop_at_a_race() -> None:
+    """The missing barrier of the tiled multiplication: a race VC gets evidence from runs
+    that fail at a race (runs for other VCs go on past races), and it names that race."""
+    from hoaregpu.interp.replay_cex import execution_evidence
+
+    path = str(SPECS / "showcase" / "bug_matmul_tiled_small_barrier.cu")
+    (kernel,) = load_kernels(path)
+    prepared = prepare_kernel(path, kernel, None)
+    (race,) = [vc for vc in prepared.vcs if vc.origin.kind is VcKind.DATA_RACE and vc.origin.span.line == 20][
+        :1
+    ]
+    evidence = execution_evidence(prepared.kernel, race.origin, prepared.launch, 10.0)
+    assert evidence is not None and evidence.confirmed and "data race on Bs" in evidence.detail
