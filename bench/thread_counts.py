@@ -54,7 +54,7 @@ def tree_reduction(n: int, balanced: bool) -> str:
     shape = "a balanced tree of +" if balanced else "one chain of +"
     return f"""// expect: verified
 // An in-place tree reduction on {n} threads; the postcondition is the sum written out ({shape}).
-/*@ requires blockDim.x == {n};
+/*@ requires blockDim.x == {n}; requires gridDim.x == 1;
     ensures a[0] == {total};
 */
 __global__ void tree_reduction{n}(int *a) {{

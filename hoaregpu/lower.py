@@ -48,6 +48,7 @@ from .terms import (
     Var,
     subterms,
 )
+from .written_sums import fold_written_sums
 
 
 @dataclass
@@ -170,7 +171,7 @@ class _Lowerer(EvaluationChecks):
         return Access(t.kind, Var(name, indices, target.span), t.any_cell, t.span)
 
     def formula(self, clause: syntax.Clause) -> core.Formula:
-        term = self.term(clause.formula)
+        term = fold_written_sums(self.term(clause.formula))
         check_float_annotation(term, lambda n: n in self.info and self.info[n].decl.floating, self.path)
         return core.Formula(term, clause.span)
 

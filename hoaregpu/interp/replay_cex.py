@@ -135,10 +135,14 @@ def through_loop(kernel: Kernel, origin: Origin) -> bool:
 
 
 def _matches(v: Violation, origin: Origin) -> bool:
-    # a race names two accesses: the VC's is the later one, which the run may give second
+    # a race names two accesses: the VC's is the later one, which the run may give second; a
+    # same-value write pair is no race under the default policy (races.BENIGN_WRITES), so it
+    # neither confirms a race VC's refutation nor counts as a run violating its clause
     spans = (v.span, v.other_span) if v.kind == RACE else (v.span,)
-    return v.kind == _KIND[origin.kind] and any(
-        s is not None and s.path == origin.span.path and s.line == origin.span.line for s in spans
+    return (
+        not v.benign
+        and v.kind == _KIND[origin.kind]
+        and any(s is not None and s.path == origin.span.path and s.line == origin.span.line for s in spans)
     )
 
 
@@ -317,9 +321,7 @@ def execution_evidence(
     run = result.counterexample
     if run is None:
         return None
-    # a same-value write pair is no race under the default policy (races.BENIGN_WRITES): never
-    # evidence, so that a run fails a kernel only for what every policy calls a violation
-    hit = next((v for v in run.failures if _matches(v, origin) and not v.benign), None)
+    hit = next((v for v in run.failures if _matches(v, origin)), None)
     if hit is None:
         return None
     shown = json.dumps(run.inputs, separators=(",", ":"))

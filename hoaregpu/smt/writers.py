@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pysmt.fnode import FNode
 
 from ..launch import Coord
-from ..terms import Binary, BinOp, BlockCount, BlockId, IntLit, Term, ThreadCount, ThreadId
+from ..terms import Binary, BinOp, BlockCount, BlockId, IntLit, Term, ThreadCount, ThreadId, conjuncts
 from .encode import Encoder, Mask
 
 Poly = dict[tuple[str, ...], int]  # a polynomial: product of atoms (sorted) -> coefficient
@@ -132,19 +132,13 @@ class Writer:
     condition: FNode  # it exists, is active and writes n̄ (with the mask)
 
 
-def _conjuncts(t: Term) -> list[Term]:
-    if isinstance(t, Binary) and t.op is BinOp.AND:
-        return [*_conjuncts(t.left), *_conjuncts(t.right)]
-    return [t]
-
-
 def pinned(enc: Encoder, mask: Mask) -> dict[Coord, int]:
     """The live coordinates that `mask` fixes: `c == k` (k an integer) is a conjunct of the
     condition e of a positive literal z, and z(t) ⟺ e@t for every thread t (H-IF, H-WHILE)."""
     out: dict[Coord, int] = {}
     for z, positive in mask.literals:
         cond = enc.pred_conds.get(z) if positive else None
-        for conj in _conjuncts(cond) if cond is not None else []:
+        for conj in conjuncts(cond) if cond is not None else []:
             if not (isinstance(conj, Binary) and conj.op is BinOp.EQ):
                 continue
             for coord, value in ((conj.left, conj.right), (conj.right, conj.left)):
