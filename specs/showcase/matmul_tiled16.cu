@@ -1,7 +1,7 @@
 // expect: verified
-// Tiled matrix multiplication C = A * B of 32 x 32 int matrices (flat, row-major) with CUDA's
-// classic 16 x 16 tiles on a 2 x 2 grid of 16 x 16 blocks (1,024 threads): the two tile steps
-// unrolled, the product of the tiles summed by a loop whose invariant says acc's partial sum.
+// allow-unknown: cvc5 postcondition:9 loop-invariant-preserved:23 -- cvc5 decides neither in 60 s (z3: 8 s, 7 s)
+// Tiled C = A * B of 32 x 32 int matrices with CUDA's 16 x 16 tiles on a 2 x 2 grid of 16 x 16 blocks (1,024
+// threads): the two tile steps unrolled, the tiles' product summed by a loop with acc's partial sum as invariant.
 #define N 32
 #define TILE 16
 /*@ requires blockDim.x == 16 && blockDim.y == 16;
