@@ -47,6 +47,7 @@ SUM_ENCODING = "prefix"
 # VC's ground prefix terms only ("ground"), or both ("both"); docs/aggregates.md measures them.
 PREFIX_STEP = "both"
 MAX_EXPANSION = 4096  # cells of a constant range written out (the tree reduction's 2,048)
+MAX_UNFOLDING = 64  # cells of a written-out range over which the prefix functions are given too
 _MARKERS = {f"{PREFIX}{k.name.lower()}": k for k in AggKind}
 
 
@@ -126,6 +127,8 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         self.definitions: dict[FNode, list[FNode]] = {}  # function -> its axioms
         self._canon_k = self.mgr.Symbol(f"{PREFIX}k", INT)
         self.steps: dict[FNode, tuple[list[FNode], FNode]] = {}  # prefix function -> step axiom
+        self.bodies: dict[FNode, FNode] = {}  # prefix function -> its body B(x), x the step's first variable
+        self.ranges: set[tuple[int, int]] = set()  # constant ranges of sums written out (`unfoldings`)
         self.uses: list[_Use] = []  # the aggregates encoded by a function, for `ground_facts`
         # Σ lo..hi of a body `e1 + e2` or `e(k + c)` and the same sum rewritten (linearity, a
         # change of the bound variable): equations given where the sum stands outside quantifiers
@@ -141,6 +144,8 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         lo, hi = constant(low), constant(high)
         extremum = kind in (AggKind.MAX, AggKind.MIN)  # of an empty range: no axiom, no value
         if lo is not None and hi is not None and hi - lo + 1 <= MAX_EXPANSION and (hi >= lo or not extremum):
+            if kind in (AggKind.SUM, AggKind.NUMOF) and 0 <= hi - lo < MAX_UNFOLDING:
+                self.ranges.add((lo, hi))
             return self._expand(kind, lo, hi, k, body)
         m = self.mgr
         captured = sorted((v for v in body.get_free_variables() if v.get_type() is INT and v != k), key=str)
@@ -203,6 +208,7 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         anchor = m.Equals(m.Function(p, [m.Int(-1), *cs]), m.Int(0))
         step = m.Equals(m.Function(p, [x, *cs]), m.Plus(m.Function(p, [m.Minus(x, m.Int(1)), *cs]), b))
         self.steps[p] = ([x, *cs], step)
+        self.bodies[p] = b
         out = [m.ForAll(cs, anchor) if cs else anchor]
         return [*out, m.ForAll([x, *cs], step)] if PREFIX_STEP != "ground" else out
 
@@ -267,6 +273,24 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
             if ours and g.get_free_variables() <= free:
                 params, step = self.steps[g.function_name()]
                 out.append(step.substitute(dict(zip(params, g.args(), strict=True))))
+        return out
+
+    def unfoldings(self, formula: FNode) -> list[FNode]:
+        """For each prefix function P of `formula` and each constant range lo..hi of a sum
+        written out in the VC, `∀c̄. P(hi, c̄) - P(lo - 1, c̄) = B(lo, c̄) + ... + B(hi, c̄)`:
+        a theorem (P is B's prefix sum), which lets the solver compare a sum it reaches
+        through P at constant bounds (a loop invariant's `\\sum(0, m*16 + k - 1, ...)` after
+        the loop) with a written-out one (the postcondition's) without hi - lo + 1
+        instantiations of the step axiom."""
+        m = self.mgr
+        out: list[FNode] = []
+        for p in sorted(formula.get_free_variables() & set(self.steps), key=str):
+            (x, *cs), body = self.steps[p][0], self.bodies[p]
+            for lo, hi in sorted(self.ranges):
+                cells = [body.substitute({x: m.Int(i)}) for i in range(lo, hi + 1)]
+                span = m.Minus(m.Function(p, [m.Int(hi), *cs]), m.Function(p, [m.Int(lo - 1), *cs]))
+                fact = m.Equals(span, m.Plus(cells))
+                out.append(m.ForAll(cs, fact) if cs else fact)
         return out
 
     def _expand(self, kind: AggKind, lo: int, hi: int, k: FNode, body: FNode) -> FNode:
@@ -351,6 +375,7 @@ def close(env: Environment, hypothesis: FNode, obligation: FNode, fixed: bool) -
     both = m.And(hyp, obl)
     facts = closer.ground_facts(both, obl)  # a rewrite may name functions `both` does not
     axioms = closer.axioms(m.And(both, *facts)) + closer.ground_steps(both) + facts
+    axioms += closer.unfoldings(m.And(both, *facts))
     return m.Implies(m.And(*axioms, hyp), obl), obl
 
 
