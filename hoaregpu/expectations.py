@@ -9,7 +9,7 @@ permits the opposite definitive verdict. Format: specs/README.md.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .solvers.outcome import Outcome
@@ -109,6 +109,15 @@ def mismatches(exp: Expectation, outcomes: Sequence[tuple[str, int, Outcome]], s
                 f"{kind}:{line} {outcome.value}, expected {want.value} (no allow-unknown for {solver})"
             )
     return out
+
+
+def run_violations(exp: Expectation, violated: Iterable[tuple[str, int]]) -> list[str]:
+    """Clauses (kind, line) that a run of the kernel violated where the solver was undecided
+    (`VcResult.violated_by_run`) and that the expectation does not list as failing: an
+    allow-unknown line excuses the solver, not a clause shown false."""
+    return [
+        f"a run violates {kind}:{line}, expected proved" for kind, line in sorted(set(violated) - exp.refuted)
+    ]
 
 
 def classify(exp: Expectation, outcomes: Sequence[tuple[str, int, Outcome]]) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import core
-from .expectations import mismatches, read_expectation
+from .expectations import mismatches, read_expectation, run_violations
 from .grid import ignored_sizes
 from .loop_inference import survivors
 from .prepared import KernelResult, PreparedKernel, RunResult, VcResult
@@ -400,6 +400,15 @@ def expectation_report(run: RunResult, solver: str) -> tuple[list[str], bool]:
             for r in k.results
         ]
         problems = mismatches(exp, outcomes, solver)
+        problems += run_violations(
+            exp,
+            (
+                (r.vc.origin.kind.value, r.vc.origin.span.line)
+                for k in kernels
+                for r in k.results
+                if r.violated_by_run
+            ),
+        )
         if any(k.vacuous for k in kernels):
             problems.append("the precondition is contradictory")
         if problems:

@@ -195,3 +195,17 @@ def test_race_evidence_comes_from_runs_that_stop_at_a_race() -> None:
     ]
     evidence = execution_evidence(prepared.kernel, race.origin, prepared.launch, 10.0)
     assert evidence is not None and evidence.confirmed and "data race on Bs" in evidence.detail
+
+
+def test_a_clause_violated_by_a_run_must_be_an_expected_failure() -> None:
+    """An allow-unknown line excuses the solver, not a clause that a run showed false."""
+    from hoaregpu.expectations import parse_expectation, run_violations
+
+    verified = parse_expectation("// expect: verified\n// allow-unknown: z3 postcondition:4 -- slow\n")
+    failing = parse_expectation("// expect: failed postcondition:4\n")
+    assert verified is not None and failing is not None
+    assert run_violations(verified, [("postcondition", 4)]) == [
+        "a run violates postcondition:4, expected proved"
+    ]
+    assert run_violations(failing, [("postcondition", 4)]) == []
+    assert run_violations(verified, []) == []

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from hoaregpu.driver import KernelResult, VerifyOptions, verify
-from hoaregpu.expectations import mismatches, parse_expectation
+from hoaregpu.expectations import mismatches, parse_expectation, run_violations
 from hoaregpu.solvers import SolverOptions
 
 SPEC_ROOT = Path(__file__).resolve().parents[2] / "specs"
@@ -57,4 +57,10 @@ def verdict_mismatches(path: Path, kernels: list[KernelResult], solver: str) -> 
         (r.vc.origin.kind.value, r.vc.origin.span.line, r.result.outcome) for k in kernels for r in k.results
     ]
     why = [(r.vc.origin.span.line, r.result.message) for k in kernels for r in k.results if r.result.message]
-    return mismatches(exp, outcomes, solver), why
+    violated = [
+        (r.vc.origin.kind.value, r.vc.origin.span.line)
+        for k in kernels
+        for r in k.results
+        if r.violated_by_run
+    ]
+    return mismatches(exp, outcomes, solver) + run_violations(exp, violated), why
