@@ -423,17 +423,23 @@ def conjoin(terms: Sequence[Term]) -> Term:
     return out
 
 
-def conjuncts(term: Term) -> list[Term]:
-    """The conjuncts of `a && b && ...` (the term itself when it is no conjunction)."""
+def operands(term: Term, op: BinOp) -> list[Term]:
+    """The operands of a tree of `op` rooted at `term`, left to right, however it is nested
+    (the term itself when it is no `op`); iterative, since chains may be 1,000 deep."""
     out: list[Term] = []
     stack = [term]
     while stack:
         t = stack.pop()
-        if isinstance(t, Binary) and t.op is BinOp.AND:
+        if isinstance(t, Binary) and t.op is op:
             stack += [t.right, t.left]
         else:
             out.append(t)
     return out
+
+
+def conjuncts(term: Term) -> list[Term]:
+    """The conjuncts of `a && b && ...` (the term itself when it is no conjunction)."""
+    return operands(term, BinOp.AND)
 
 
 def variable_names(term: Term) -> set[str]:

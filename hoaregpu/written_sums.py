@@ -14,6 +14,7 @@ small specs do not move.
 from __future__ import annotations
 
 from .terms import AggKind, Aggregate, Binary, BinOp, IntLit, Old, Term, Var, map_children, variable_names
+from .terms import operands as operands_of
 
 MIN_RUN = 32
 
@@ -25,19 +26,6 @@ def _cell(t: Term) -> tuple[bool, str, int] | None:
     if isinstance(inner, Var) and len(inner.indices) == 1 and isinstance(inner.indices[0], IntLit):
         return old, inner.name, inner.indices[0].value
     return None
-
-
-def _operands(t: Term) -> list[Term]:
-    """The operands of the `+` chain rooted at `t`, left to right (iterative: chains are deep)."""
-    out: list[Term] = []
-    stack = [t]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, Binary) and x.op is BinOp.ADD:
-            stack += [x.right, x.left]
-        else:
-            out.append(x)
-    return out
 
 
 def _binder(term: Term) -> str:
@@ -74,7 +62,7 @@ def fold_written_sums(term: Term) -> Term:
     def walk(t: Term) -> Term:
         if not (isinstance(t, Binary) and t.op is BinOp.ADD):
             return map_children(t, walk)
-        operands = _fold([walk(x) for x in _operands(t)], binder)
+        operands = _fold([walk(x) for x in operands_of(t, BinOp.ADD)], binder)
         out = operands[0]
         for x in operands[1:]:
             out = Binary(BinOp.ADD, out, x, out.span)
