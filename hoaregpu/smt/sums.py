@@ -374,8 +374,8 @@ def close(env: Environment, hypothesis: FNode, obligation: FNode, fixed: bool) -
     hyp, obl = closer.walk(hypothesis), closer.walk(obligation)
     both = m.And(hyp, obl)
     facts = closer.ground_facts(both, obl)  # a rewrite may name functions `both` does not
-    axioms = closer.axioms(m.And(both, *facts)) + closer.ground_steps(both) + facts
-    axioms += closer.unfoldings(m.And(both, *facts))
+    with_facts = m.And(both, *facts)
+    axioms = closer.axioms(with_facts) + closer.ground_steps(both) + facts + closer.unfoldings(with_facts)
     return m.Implies(m.And(*axioms, hyp), obl), obl
 
 
