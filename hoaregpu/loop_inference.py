@@ -1,11 +1,16 @@
-"""Loop invariants for the loops that carry none, guessed and pruned Houdini-style.
+"""Loop invariants guessed and pruned Houdini-style, for the loops that carry none (and the
+variables a user's invariants leave unsaid).
 
 A loop without a `loop invariant` that `hoaregpu.unroll` could not unroll is taken with the
 invariant `true` by H-WHILE, which forgets everything about the variables it assigns: a
 kernel as plain as `for (int i = 0; i < n; i++) __assert(i >= 0);` then fails, and every
 barrier in a loop whose counter all threads share is reported as divergent. GPUVerify infers
 the invariants such loops need; so does this pass (issue 11, item 4), from candidates read
-off the loop (`candidates`), for each per-thread scalar `v` the body assigns:
+off the loop (`candidates`), for each per-thread scalar `v` the body assigns. A loop with
+invariants of the user's gets candidates too, about the variables those invariants do not
+read (as GPUVerify, which infers beside a user's invariants: its
+`inference_tests/disabled_invariant` states an access fact only and needs the counter's
+uniformity); the user's invariants stay as written. The candidates:
 
 - `v == v @ 0`: the value is the same in every thread (loop counters of uniform loops:
   what barriers inside them need);
@@ -72,14 +77,18 @@ def _initial(before: tuple[core.Stmt, ...], v: str, changed: set[str]) -> Term |
     return None
 
 
-def candidates(kernel: core.Kernel, loop: core.While, before: tuple[core.Stmt, ...]) -> list[Term]:
+def candidates(
+    kernel: core.Kernel, loop: core.While, before: tuple[core.Stmt, ...], said: frozenset[str] = frozenset()
+) -> list[Term]:
     """The candidate invariants of `loop` (module doc); `before`: the statements before it in
-    its sequence."""
+    its sequence; `said`: the variables the user's invariants of the loop read (none is
+    guessed about)."""
     changed = core.assigned_vars(loop.body)
     scalars = sorted(
         v
         for v in changed
-        if kernel.has_decl(v)
+        if v not in said
+        and kernel.has_decl(v)
         and kernel.decl(v).kind is core.VarKind.LOCAL
         and kernel.decl(v).dim == 0
         and kernel.decl(v).role is not core.VarRole.SYNTHETIC
@@ -114,11 +123,11 @@ def with_candidates(
     kernel: core.Kernel, missing: Iterable[MissingInvariant]
 ) -> tuple[core.Kernel, dict[int, core.Formula]]:
     """The kernel with candidate invariants on each loop listed in `missing` (matched by its
-    span), and the candidates by column."""
+    span) and on each loop with user invariants that leave a variable the body assigns
+    unmentioned (candidates about those variables only: the user's own invariants stay as
+    they are), and the candidates by column."""
     where = {(m.span.path, m.span.line, m.span.col) for m in missing}
     found: dict[int, core.Formula] = {}
-    if not where:
-        return kernel, found
 
     def go(s: core.Stmt, before: tuple[core.Stmt, ...]) -> core.Stmt:
         if isinstance(s, core.Seq):
@@ -131,10 +140,16 @@ def with_candidates(
         if isinstance(s, core.While):
             loop = replace(s, body=go(s.body, ()))
             span = s.span
-            if span is None or (span.path, span.line, span.col) not in where or s.invariants:
+            if span is None:
                 return loop
-            guessed = []
-            for t in candidates(kernel, loop, before):
+            if s.invariants:
+                said = frozenset(n for f in s.invariants for n in variable_names(f.term))
+            elif (span.path, span.line, span.col) in where:
+                said = frozenset()
+            else:
+                return loop
+            guessed = list(s.invariants)
+            for t in candidates(kernel, loop, before, said):
                 col = FUNCTIONAL_COL + len(found)
                 note = f"the inferred invariant {show_term(t)}"
                 clause = core.Formula(t, Span(span.path, span.line, col, (*span.context, note)))

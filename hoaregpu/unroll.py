@@ -16,6 +16,10 @@ When a loop is unrolled (`trip_count`):
 - the body assigns the counter exactly once, on every path of an iteration (only exit-flag
   guards may stand above the assignment), from the counter and such constants;
 - the counter's value before the loop is such a constant.
+A scalar parameter that a top-level conjunct `p == K` of the kernel's `requires` fixes (K a
+literal) counts as such a constant from the entry until the body assigns it: every execution
+the precondition admits starts with `p == K` in every thread (`fixed_parameters`), so
+`for (d = n >> 1; d > 0; d >>= 1)` under `requires n == 64` runs 6 iterations.
 Then every thread that enters the loop holds the same counter value at every iteration, and
 evaluating the condition on the sequence of counter values gives the trip count N (at most
 `limit`). The copies keep the counter's assignments: the program computes exactly what the
@@ -52,6 +56,7 @@ from .terms import (
     Var,
     builtin_name,
     children,
+    conjuncts,
     map_children,
     subterms,
     term_span,
@@ -405,12 +410,36 @@ def _respan(s: core.Stmt, note: str) -> core.Stmt:
     raise AssertionError(f"unexpected statement {s!r}")
 
 
+def fixed_parameters(kernel: core.Kernel) -> Env:
+    """The scalar parameters that a top-level conjunct `p == K` (or `K == p`, K a literal) of
+    the kernel's `requires` fixes, with their values: what they hold at the entry of every
+    execution the precondition admits. (A parameter fixed twice to different values makes the
+    precondition false; it is left out, so nothing is derived from it.)"""
+    found: dict[str, set[int]] = {}
+    for f in kernel.requires:
+        for t in conjuncts(f.term):
+            if not (isinstance(t, Binary) and t.op is BinOp.EQ):
+                continue
+            for a, b in ((t.left, t.right), (t.right, t.left)):
+                if (
+                    isinstance(a, Var)
+                    and not a.indices
+                    and isinstance(b, IntLit)
+                    and kernel.has_decl(a.name)
+                    and kernel.decl(a.name).role is core.VarRole.SCALAR_PARAM
+                    and kernel.decl(a.name).dim == 0
+                    and not kernel.decl(a.name).floating
+                ):
+                    found.setdefault(a.name, set()).add(b.value)
+    return {name: next(iter(vs)) for name, vs in found.items() if len(vs) == 1}
+
+
 def unroll(kernel: core.Kernel, launch: Launch | int | None, limit: int = DEFAULT_UNROLL) -> Unrolled:
     """Unroll the kernel's loops without invariants that have a constant trip count of at most
     `limit` (0: none); list the other loops without invariants. `launch`: the sizes fixed by the
     contract and the command line (an int or None: the thread count of one block)."""
     sizes = launch if isinstance(launch, Launch) else Launch.of_threads(launch)
     u = _Unroller(kernel, sizes, limit, max(limit, 0) * BUDGET_FACTOR)
-    body, _ = u.walk(kernel.body, {})
+    body, _ = u.walk(kernel.body, fixed_parameters(kernel))
     new = replace(kernel, body=body) if u.unrolled else kernel
     return Unrolled(new, tuple(u.missing.values()), u.unrolled)

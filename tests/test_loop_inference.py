@@ -115,7 +115,7 @@ def test_a_thread_dependent_trip_count_is_still_barrier_divergence(tmp_path: Pat
     assert ("barrier-divergence", line_of(src, "__syncthreads")) in refuted(k)
 
 
-def test_candidates_are_read_off_the_loop_only_where_no_invariant_was_written(tmp_path: Path) -> None:
+def test_no_candidates_about_a_variable_the_user_s_invariant_reads(tmp_path: Path) -> None:
     src = source(
         """
         __global__ void k(int *a, int n) {
@@ -136,3 +136,41 @@ def test_candidates_are_read_off_the_loop_only_where_no_invariant_was_written(tm
     terms = {show_term(f.term) for f in found.values()}
     assert {"i == i @ 0", "i >= 2", "i <= 2", "i % s == 2 % s", "i <= n"} <= terms
     assert all(f.span.line == line_of(src, "i += s") for f in found.values())
+
+
+USER_SAID_OTHER = """
+    /*@ requires gridDim.x == 1; */
+    __global__ void k(int *p, int n) {
+        int seen = 0;
+        //@ loop invariant seen >= 0;
+        for (int i = 0; i < n; i++) {
+            __syncthreads();
+            p[threadIdx.x] = i;
+            seen = seen + 1;
+            __syncthreads();
+        }
+    }
+    """
+
+
+def test_a_loop_whose_invariant_leaves_its_counter_unsaid_gets_the_counter_s_candidates(
+    tmp_path: Path,
+) -> None:
+    # GPUVerify's inference_tests/disabled_invariant: a user's invariant does not turn
+    # inference off; candidates are guessed about the variables it does not read only
+    k = run(tmp_path, USER_SAID_OTHER)
+    assert k.verdict == "verified", refuted(k)
+    assert "i == i @ 0" in kept(k)
+    assert not any(t.startswith("seen") for t in kept(k))
+    invariants = [
+        show_term(f.term)
+        for f in k.prepared.kernel.body.stmts[-1].invariants  # type: ignore[attr-defined]
+    ]
+    assert "seen >= 0" in invariants  # the user's own stays, proved like the inferred ones
+
+
+def test_a_wrong_user_invariant_beside_inferred_ones_still_fails(tmp_path: Path) -> None:
+    bug = USER_SAID_OTHER.replace("seen >= 0", "seen <= 3")
+    k = run(tmp_path, bug)
+    assert k.verdict == "failed"
+    assert ("loop-invariant-preserved", line_of(bug, "seen <= 3")) in refuted(k)

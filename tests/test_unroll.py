@@ -661,3 +661,49 @@ def test_a_value_known_in_one_branch_only_is_not_propagated() -> None:
     values = [w.value for w in assigns(u.kernel.body, "m")]
     assert all(any(isinstance(t, Var) and t.name.startswith("c") for t in subterms(v)) for v in values)
     assert [[t.value for t in subterms(v) if isinstance(t, IntLit)] for v in values] == [[0], [1]]
+
+
+# -- scalar parameters fixed by the contract -------------------------------------------------
+
+FIXED_N = """
+    /*@ requires n == 8; requires blockDim.x == 4; requires gridDim.x == 1; */
+    __global__ void up(int *m, int n) {
+        int offset = 1;
+        for (int d = n >> 1; d > 0; d >>= 1) {
+            __syncthreads();
+            offset *= 2;
+            if (threadIdx.x < d) {
+                int ai = offset / 2 * (2 * threadIdx.x + 1) - 1;
+                int bi = offset / 2 * (2 * threadIdx.x + 2) - 1;
+                m[bi] += m[ai];
+            }
+        }
+    }
+    """
+
+
+def test_a_parameter_fixed_by_requires_is_a_known_constant() -> None:
+    # d = n >> 1 = 4, 2, 1 under `requires n == 8` (GPUVerify's test_relational_inference)
+    src = FIXED_N.replace("m[bi] += m[ai];", "m[threadIdx.x] = d;")
+    assert iterations(src) == ["d = 4", "d = 2", "d = 1"]
+    flipped = src.replace("requires n == 8;", "requires 8 == n && n > 0;")
+    assert iterations(flipped) == ["d = 4", "d = 2", "d = 1"]
+    free = src.replace("requires n == 8;", "requires n > 0;")
+    assert "value of its counter 'd' on entry is not a known constant" in refusal(free)
+    # two different values make the precondition false: nothing is derived from it
+    both = src.replace("requires n == 8;", "requires n == 8; requires n == 16;")
+    assert "value of its counter 'd' on entry is not a known constant" in refusal(both)
+    # a parameter the body assigns before the loop is no longer the contract's value
+    changed = src.replace("int offset = 1;", "int offset = 1; n = n + m[0];")
+    assert "value of its counter 'd' on entry is not a known constant" in refusal(changed)
+    inside = src.replace("offset *= 2;", "offset *= 2; n = 3;")
+    assert iterations(inside) == ["d = 4", "d = 2", "d = 1"]  # the counter is d, not n
+
+
+def test_an_up_sweep_over_a_fixed_parameter_verifies_and_its_overlap_races(tmp_path: Path) -> None:
+    assert run(tmp_path, FIXED_N).verdict == "verified"
+    # bi one cell further: thread t's write meets thread t + 1's read of ai
+    bug = FIXED_N.replace("(2 * threadIdx.x + 2) - 1;", "(2 * threadIdx.x + 2);")
+    k = run(tmp_path, bug)
+    assert k.verdict == "failed"
+    assert ("data-race", line_of(bug, "m[bi] += m[ai];")) in refuted(k)
