@@ -44,6 +44,11 @@ class Span:
         return f"{self.path}:{self.line}:{self.col}"
 
 
+# `Span.context` of a `requires` that states a `__constant__` variable's initialiser
+# (frontend/filescope.py): the report names it as an assumption of the verdict
+CONSTANT_INITIALISER = "the initialiser of __constant__ "
+
+
 class HoareGpuError(Exception):
     """Root of every error hoaregpu raises on purpose."""
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import core
+from .errors import CONSTANT_INITIALISER
 from .expectations import mismatches, read_expectation, run_violations
 from .grid import ignored_sizes
 from .loop_inference import survivors
@@ -238,6 +239,14 @@ def _assumes(s: core.Stmt) -> list[core.Assume]:
     return [x for x in core.statements(s) if isinstance(x, core.Assume)]
 
 
+def _initialisers(kernel: core.Kernel) -> list[tuple[core.Formula, str]]:
+    """The kernel's `requires` that state `__constant__` initialisers (frontend/filescope.py),
+    with what each states."""
+    return [
+        (f, note) for f in kernel.requires for note in f.span.context if note.startswith(CONSTANT_INITIALISER)
+    ]
+
+
 def assumption_lines(k: KernelResult) -> list[str]:
     """A note per `assume` clause: the kernel's verdict is conditional on it (spec language §3:
     an assumption is taken as true and reported as such; a false one makes VCs hold vacuously)."""
@@ -247,6 +256,12 @@ def assumption_lines(k: KernelResult) -> list[str]:
         "without proving it [assumption]"
         for a in _assumes(kernel.body)
         if a.contract is None  # a callee's `ensures`: see unverified_callees
+    ]
+    lines += [
+        f"{f.span}: note: the verdict of kernel {kernel.name} assumes that {what} holds at the launch "
+        "(a host that overwrites it, with cudaMemcpyToSymbol, launches a kernel the proof does not "
+        "cover) [assumption]"
+        for f, what in _initialisers(kernel)
     ]
     lines += [
         f"{kernel.span or k.prepared.path}: warning: kernel {kernel.name} calls '{f}' through its "
@@ -357,7 +372,8 @@ def render_json(run: RunResult) -> str:
                 "file": k.prepared.path,
                 "verdict": k.verdict,
                 "threads": k.prepared.threads,
-                "assumptions": [str(a.formula.span) for a in _assumes(k.prepared.kernel.body)],
+                "assumptions": [str(a.formula.span) for a in _assumes(k.prepared.kernel.body)]
+                + [str(f.span) for f, _ in _initialisers(k.prepared.kernel)],
                 "warnings": [
                     {"file": w.span.path, "line": w.span.line, "col": w.span.col, "message": w.message}
                     | {"tag": w.tag}

@@ -3,16 +3,21 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from pipeline_kit import PROVED, REFUTED, lower, source, verdicts
 
 from hoaregpu import core
+from hoaregpu.driver import VerifyOptions, verify
 from hoaregpu.errors import SpecError, UnsupportedError
 from hoaregpu.frontend import parse_text
 from hoaregpu.interp import run_kernel
 from hoaregpu.interp.values import Array
 from hoaregpu.lower import lower_file
 from hoaregpu.pretty import show_stmt
+from hoaregpu.report import render_json, render_text
 
 PAIR = "struct P { int x; int y; };\nstruct Q { P p; int v[3]; unsigned k; };\n"
 
@@ -277,3 +282,28 @@ def test_a_base_field_mixed_up_is_refuted() -> None:
     bad = good.replace("= e[threadIdx.x].y +", "= e[threadIdx.x].x +")
     assert [v.outcome for v in verdicts(PAIR + good, 2)] == [PROVED]
     assert [v.outcome for v in verdicts(PAIR + bad, 2)] == [REFUTED]
+
+
+def test_a_verdict_resting_on_a_constant_initialiser_says_so(tmp_path: Path) -> None:
+    # the host may overwrite `__constant__` memory (cudaMemcpyToSymbol) before a launch
+    src = (
+        "__constant__ int T[2] = {4, 5};\n"
+        "/*@ requires blockDim.x == 1; requires gridDim.x == 1; ensures o[0] == 9; */\n"
+        "__global__ void k(int *o) { o[0] = T[0] + T[1]; }\n"
+    )
+    path = tmp_path / "k.cu"
+    path.write_text(src)
+    run = verify([str(path)], VerifyOptions(cache=False))
+    (kernel,) = run.kernels
+    assert kernel.verdict == "verified"
+    text = render_text(run)
+    note = f"{path}:1:18: note: the verdict of kernel k assumes that the initialiser of __constant__ 'T'"
+    assert note in text
+    assert "[assumption]" in text
+    (entry,) = json.loads(render_json(run))["kernels"]
+    assert entry["assumptions"] == [f"{path}:1:18"]
+    plain = tmp_path / "plain.cu"  # no initialiser, nothing assumed
+    plain.write_text(src.replace(" = {4, 5}", "").replace("ensures o[0] == 9;", "ensures true;"))
+    other = verify([str(plain)], VerifyOptions(cache=False))
+    assert "[assumption]" not in render_text(other)
+    assert json.loads(render_json(other))["kernels"][0]["assumptions"] == []

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Span, SpecError
+from ..errors import CONSTANT_INITIALISER, Span, SpecError
 from ..syntax import Clause, ClauseKind, Decl, Declarator, Param
 from ..terms import Binary, BinOp, IntLit, Term, Var
 from . import clang
@@ -126,7 +126,10 @@ class FileScope(Aggregates):
                 params.append(Param(name, self.base_type(ty, ref, ref.type.spelling), dims, span, True))
             fact = self.constant_fact(name, ref, span)
             if fact is not None:
-                facts.append(Clause(ClauseKind.REQUIRES, fact, span))
+                marked = Span(
+                    span.path, span.line, span.col, (*span.context, f"{CONSTANT_INITIALISER}'{name}'")
+                )
+                facts.append(Clause(ClauseKind.REQUIRES, fact, marked))
         return params, facts, shared
 
     def constant_fact(self, name: str, ref: Any, span: Span) -> Term | None:
