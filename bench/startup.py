@@ -9,7 +9,8 @@ Measures, in fresh processes (medians of --repeat runs, CPU time of the child fr
   command line, the front end, VC generation and SMT printing, and the work itself):
   target <= baseline + 0.15 s;
 - the parser's speed on a large spec (annotation-heavy, ~0.5 MB): bytes per second of
-  CPU time for the front end in-process (target >= 1 MB/s).
+  CPU time for the front end in-process (target >= 1 MB/s), beside Clang's own parse and a
+  bare walk of Clang's tree through the Python bindings (the floor of any translation).
 
 Writes bench/results/startup.json. Run: .venv/bin/python bench/startup.py [--repeat 7]
 """
@@ -92,17 +93,39 @@ __global__ void kernel_{i}(const int *a, const int *b, int *c, int n) {{
 
 
 def parser_speed(text: str) -> dict[str, float]:
+    """The front end's speed, and two floors under it: Clang's own parse (C++), and a bare
+    walk of Clang's tree through libclang's Python bindings that reads each cursor's kind
+    and line and nothing else, what any translation of the tree costs at least."""
+    from hoaregpu.clang_options import ClangOptions
     from hoaregpu.frontend import parse_text
+    from hoaregpu.frontend.clang import parse_translation_unit
 
     parse_text(large_spec(2000), "warm.cu")  # imports and libclang loaded outside the timing
     start, cpu = time.perf_counter(), time.process_time()
     parse_text(text, "large.cu")
     cpu, wall = time.process_time() - cpu, time.perf_counter() - start
+    clang_cpu = time.process_time()
+    tu = parse_translation_unit("large.cu", text, ClangOptions())
+    clang_cpu = time.process_time() - clang_cpu
+    walk_cpu, cursors = time.process_time(), 0
+    stack = [tu.cursor]
+    while stack:
+        c = stack.pop()
+        cursors += 1
+        _ = (c.kind, c.extent.start.line)
+        stack.extend(c.get_children())
+    walk_cpu = time.process_time() - walk_cpu
     return {
         "bytes": len(text),
         "cpu": round(cpu, 3),
         "wall": round(wall, 3),
         "mb_per_s_cpu": round(len(text) / cpu / 1e6, 3),
+        "clang_parse_cpu": round(clang_cpu, 3),
+        "clang_parse_mb_per_s": round(len(text) / clang_cpu / 1e6, 3),
+        "cursors": cursors,
+        "bare_walk_cpu": round(walk_cpu, 3),
+        "bare_walk_mb_per_s": round(len(text) / walk_cpu / 1e6, 3),
+        "bare_walk_us_per_cursor": round(walk_cpu / cursors * 1e6, 2),
     }
 
 
