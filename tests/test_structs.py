@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import struct
 from pathlib import Path
 
 import pytest
@@ -175,9 +176,6 @@ def test_memset_and_memcpy_with_constant_lengths() -> None:
     ("text", "words"),
     [
         ("union U { int a; }; __global__ void k(U *u) { }", "union type 'U'"),
-        ("struct F { float f; }; __global__ void k(F *u) { }", "field 'f' of type 'float' in 'F'"),
-        ("typedef struct { float f; } G; __global__ void k() { G g; }", "in 'G'"),
-        ("__global__ void k(float4 *v) { }", "in 'float4'"),
         ("struct B { int b : 3; }; __global__ void k(B *u) { }", "bit-field 'b'"),
         (
             "struct M { int m; __device__ int get() { return m; } };\n__global__ void k(M *u) { }",
@@ -307,3 +305,47 @@ def test_a_verdict_resting_on_a_constant_initialiser_says_so(tmp_path: Path) -> 
     other = verify([str(plain)], VerifyOptions(cache=False))
     assert "[assumption]" not in render_text(other)
     assert json.loads(render_json(other))["kernels"][0]["assumptions"] == []
+
+
+FLOAT_FIELDS = """
+    struct F { float x; int n; float w[2]; };
+    /*@ requires blockDim.x == 2; requires gridDim.x == 1;
+        ensures out[threadIdx.x].x == in[threadIdx.x].x && out[threadIdx.x].n == 7;
+        ensures z[threadIdx.x].x == 0.0f && z[threadIdx.x].w[1] == 0.0f;
+        ensures m[threadIdx.x] == 0.0f;
+        ensures v[threadIdx.x].y == in[threadIdx.x].w[0];
+    */
+    __global__ void k(F *in, F *out, F *z, float *m, float4 *v) {
+        F p = in[threadIdx.x];
+        p.n = 7;
+        out[threadIdx.x] = p;
+        F q = {0.0f, 1};  // q.w is zero: 0.0f, not the integer 0
+        z[threadIdx.x] = q;
+        F r;
+        memset(&r, 0, sizeof(F));
+        m[threadIdx.x] = r.w[1];
+        v[threadIdx.x].y = p.w[0];
+    }
+    """
+
+
+def test_float_fields_are_opaque_values_copied_exactly() -> None:
+    assert set(v.outcome for v in verdicts(PAIR + FLOAT_FIELDS)) == {PROVED}
+    for right, wrong in (
+        ("z[threadIdx.x].w[1] == 0.0f", "z[threadIdx.x].w[1] != 0.0f"),  # zero-filled: 0.0
+        ("m[threadIdx.x] == 0.0f", "m[threadIdx.x] != 0.0f"),  # memset's zero bytes are 0.0
+        ("out[threadIdx.x].x == in[threadIdx.x].x", "out[threadIdx.x].x == in[threadIdx.x].w[0]"),
+    ):
+        bug = FLOAT_FIELDS.replace(right, wrong, 1)
+        assert REFUTED in [v.outcome for v in verdicts(PAIR + bug)], wrong
+
+
+def test_memset_of_a_float_field_holds_the_float_its_bytes_spell() -> None:
+    src = (
+        "struct G { float f; };\n"
+        "/*@ requires blockDim.x == 1; requires gridDim.x == 1; ensures o[0] != 0.0f; */\n"
+        "__global__ void k(float *o) { G g; memset(&g, 1, sizeof(G)); o[0] = g.f; }\n"
+    )
+    out = final(src, {"o": [0.0]}, threads=1)
+    assert out["o"].get((0,)) == struct.unpack("<f", bytes([1]) * 4)[0]
+    assert [v.outcome for v in verdicts(PAIR + src)] == [PROVED]

@@ -8,12 +8,13 @@ initialiser, a by-value argument) copies every scalar cell. The names cannot cla
 C names (a dot cannot occur in one) nor with the renamings of lowering (`x.1`) and of
 inlining (`f.x.3`), whose last part is a number, never a field name.
 
-Supported fields: the integer types and `bool`, fixed-size arrays and structs of them;
+Supported fields: the integer types, `bool`, `float` and `double` (opaque values,
+`hoaregpu.floats`), fixed-size arrays and structs of them;
 in a struct parameter by value also pointers to integers, floats and `bool` (`A.p` is then
 an array parameter, which other pointer parameters do not alias). A struct with base
 classes holds their fields first, under their own names (`p.x` is the field `x` of a
 base), as C++ lays them out; a field hiding a base's field of the same name and virtual
-bases are rejected. Unions, bit-fields, floating-point fields, pointer fields elsewhere,
+bases are rejected. Unions, bit-fields, pointer fields elsewhere,
 and structs with constructors or member functions (whose copies C++ may not make field by
 field) are rejected with the type as the user wrote it.
 """
@@ -26,15 +27,17 @@ from itertools import product
 from typing import Any
 
 from ..errors import Span, SpecError
+from ..floats import literal
 from ..syntax import AssignOp, AssignStmt, BaseType, Block, Decl, Declarator, Param, Stmt
 from ..terms import IntLit, Term, Var, subterms
 from . import clang
 from .ckinds import SIGNED, UNSIGNED, is_prelude, strip
 from .expressions import ExpressionTranslator
+from .floats import FLOAT_KINDS
 
 STRUCT_HINT = (
-    "struct fields may be integers, bool, fixed-size arrays and structs of them"
-    " (no unions, bit-fields, float or pointer fields, virtual bases or member functions)"
+    "struct fields may be integers, bool, float, double, fixed-size arrays and structs of them"
+    " (no unions, bit-fields, pointer fields, virtual bases or member functions)"
 )
 # the most scalar cells one struct copy may spell out (each is an assignment)
 MAX_COPY_CELLS = 256
@@ -96,12 +99,11 @@ class Aggregates(ExpressionTranslator):
                 for leaf in self.leaves(ft, cur, f.type.spelling, pointers):
                     suffix, leaf_extents = f".{f.spelling}{leaf.suffix}", (*extents, *leaf.extents)
                     out.append(Leaf(suffix, leaf_extents, leaf.type, leaf.pointer))
-            elif ft.kind.name in SIGNED or ft.kind.name in UNSIGNED or ft.kind.name == "BOOL":
+            elif ft.kind.name in SIGNED or ft.kind.name in UNSIGNED or ft.kind.name in ("BOOL", *FLOAT_KINDS):
                 out.append(Leaf(f".{f.spelling}", tuple(extents), ft))
             elif pointers and ft.kind == TK.POINTER and not extents and _scalar(ft.get_pointee()):
                 out.append(Leaf(f".{f.spelling}", (), ft.get_pointee().get_canonical(), True))
             else:
-                # floats: a hook for when they exist as values (then they are leaves too)
                 raise self.unsupported(
                     f"field '{f.spelling}' of type '{f.type.spelling}' in '{written}'", cur, STRUCT_HINT
                 )
@@ -213,8 +215,8 @@ class Aggregates(ExpressionTranslator):
         return lambda leaf, cell: Var(name + leaf.suffix, _lits(cell, span), span)
 
     def init_scalar(self, cur: Any | None, ty: Any) -> Term | None:
-        if cur is None:
-            return IntLit(0)  # members without an initialiser are zero in C
+        if cur is None:  # members without an initialiser are zero in C
+            return literal(0.0) if ty.get_canonical().kind.name in FLOAT_KINDS else IntLit(0)
         if strip(cur, self.K).kind == self.K.INIT_LIST_EXPR:
             raise self.unsupported("braces around a scalar initialiser", cur)
         if self.record_of(cur.type) is not None:  # `{s}` for a struct: braces elided

@@ -11,15 +11,18 @@ constant, or not a whole number of elements, are rejected.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SpecError
+from ..floats import literal
 from ..syntax import AssignOp, AssignStmt, BaseType, Block, Decl, Declarator, Stmt
 from ..terms import Binary, BinOp, IntLit, Term, Var
 from . import clang
 from .aggregates import MAX_COPY_CELLS, Leaf, _reads
 from .ckinds import UNSIGNED, is_prelude, strip
+from .floats import FLOAT_KINDS
 from .pointer_stmts import PointerStatements
 
 MEMORY_HINT = (
@@ -163,6 +166,9 @@ class MemoryOps(PointerStatements):
         """The value of a cell of `leaf`'s type whose every byte is `byte`."""
         kind = leaf.type.kind.name
         size = leaf.type.get_size()
+        if kind in FLOAT_KINDS:  # the float those bytes spell (0 is 0.0)
+            value_f = struct.unpack("<f" if size == 4 else "<d", bytes([byte]) * size)[0]
+            return literal(value_f, self.span(cur))
         signed = kind not in UNSIGNED and kind != "BOOL"
         value = int.from_bytes(bytes([byte]) * size, "little", signed=signed)
         if self.base_type(leaf.type, cur, leaf.type.spelling) is BaseType.BOOL and value not in (0, 1):
