@@ -11,7 +11,9 @@ its invariants. Users do not write those; they are inferred here, from candidate
 - `flag != 0 ==> φ[cell/v]` for an access `a[v]` indexed by a variable `v` the loop
   changes, and each of the loop's own invariant clauses φ about `v` alone
   (`k % 4 == threadIdx.x` becomes `cell % 4 == threadIdx.x`): the recorded cell was `v` at
-  some iteration, where φ held.
+  some iteration, where φ held;
+- `flag != 0 ==> cell % S == r % S` for an access `a[i * S + r]` whose counter part `i`
+  the loop changes and whose `S` and `r` it does not (`p[i * blockDim.x + threadIdx.x]`).
 
 `houdini` proves the candidates' entry and preservation VCs (z3, a short timeout), drops
 every candidate that is not proved, and repeats until the rest is inductive. The survivors
@@ -86,6 +88,40 @@ def _mod(t: Term, m: Term) -> Term:
     return Binary(BinOp.MOD, t, m)
 
 
+def _summands(t: Term) -> list[Term]:
+    if isinstance(t, Binary) and t.op is BinOp.ADD:
+        return _summands(t.left) + _summands(t.right)
+    return [t]
+
+
+def scaled_counter(c: Term, changed: set[str]) -> tuple[Term, Term] | None:
+    """(S, r) for an index `c` that is `X * S + r` (summands in any order, `X` reading what
+    the loop changes, `S` and `r` not): the cells it names are `r` modulo S
+    (`p[i * blockDim.x + threadIdx.x]` records cells `== threadIdx.x` modulo `blockDim.x`)."""
+    scale: Term | None = None
+    rest: list[Term] = []
+    for x in _summands(c):
+        if not (variable_names(x) & changed):
+            rest.append(x)
+            continue
+        if not (isinstance(x, Binary) and x.op is BinOp.MUL):
+            return None
+        for counter, s in ((x.left, x.right), (x.right, x.left)):
+            if variable_names(counter) & changed and not (variable_names(s) & changed) and _simple(s):
+                break
+        else:
+            return None
+        if s == IntLit(1) or (scale is not None and s != scale):
+            return None
+        scale = s
+    if scale is None or not all(_simple(x) for x in rest):
+        return None
+    r: Term = IntLit(0)
+    for x in rest:
+        r = x if r == IntLit(0) else Binary(BinOp.ADD, r, x)
+    return scale, r
+
+
 def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access]) -> list[core.Formula]:
     from .race_instrument import flag, offset, value_of
 
@@ -118,6 +154,11 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
                 terms.append(Binary(BinOp.IMPLIES, recorded, same))
                 continue
             for k, c in enumerate(acc.cell):
+                scaled = scaled_counter(c, changed)
+                if scaled is not None:  # `cell % S == r % S` for a cell `i * S + r`
+                    st, r = scaled
+                    o = Var(offset(a, kind, k))
+                    terms.append(Binary(BinOp.IMPLIES, recorded, Binary(BinOp.EQ, _mod(o, st), _mod(r, st))))
                 if not (isinstance(c, Var) and not c.indices and c.name in changed):
                     continue
                 o = Var(offset(a, kind, k))

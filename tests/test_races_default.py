@@ -121,3 +121,28 @@ def test_a_race_with_a_bodyless_function_is_undecided_never_found_or_ruled_out(
     assert "error: data race" not in out  # and not reported as a race found
     assert "a race with the accesses of scramble cannot be ruled out" in out
     assert "unknown" in out.splitlines()[-1]
+
+
+SCALED = """\
+/*@ requires gridDim.x == 1; requires blockDim.x == 8;
+*/
+__global__ void rows(int *p) {
+    for (int i = 0; i < 100; i++) {
+        p[i * blockDim.x + threadIdx.x] = threadIdx.x;
+    }
+}
+"""
+
+
+def test_a_counter_scaled_by_the_row_length_gets_its_cell_modulo_invariant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # GPUVerify's test_candidate_global_invariant: 100 iterations (not unrolled), no invariant
+    path = write(tmp_path, "rows.cu", SCALED)
+    code, out = verify_cli(capsys, path, "--show-invariants")
+    assert code == 0, out
+    assert "write_cell(p)[0] % ntid == tid % ntid" in out
+    # two threads per cell: the candidate is not inductive, the race is found
+    racy = write(tmp_path, "overlap.cu", SCALED.replace("+ threadIdx.x]", "+ threadIdx.x / 2]"))
+    code, out = verify_cli(capsys, racy)
+    assert code == 1 and f"{racy}:5:9: error: data race" in out

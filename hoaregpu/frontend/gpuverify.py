@@ -127,7 +127,7 @@ class Dialect(DialectFormulas):
         self.warnings.append(
             SpecWarning(
                 f"'{cur.spelling}' dropped: a candidate, which GPUVerify keeps only where it holds; "
-                "hoaregpu does not infer invariants yet (the proof goes on without it)",
+                "hoaregpu guesses candidates of its own instead (the proof goes on without it)",
                 self.span(cur),
                 WARNING_TAG,
             )
