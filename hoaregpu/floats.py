@@ -20,7 +20,7 @@ import struct
 from collections.abc import Callable
 
 from .errors import Span, SpecError
-from .terms import At, Binary, BinOp, Conditional, IntLit, Old, Term, Unary, UnOp, Var, children
+from .terms import Access, At, Binary, BinOp, Conditional, IntLit, Old, Term, Unary, UnOp, Var, children
 
 FLOAT_BINOPS = frozenset(
     {BinOp.FADD, BinOp.FSUB, BinOp.FMUL, BinOp.FDIV, BinOp.FLT, BinOp.FLE, BinOp.FEQ, BinOp.FNE}
@@ -100,7 +100,7 @@ def check_annotation(t: Term, is_float_var: Callable[[str], bool], path: str) ->
             for i in x.indices:
                 if is_float_term(i, is_float_var):
                     raise bad(i, "use as an index")
-        elif not isinstance(x, Old | At):
+        elif not isinstance(x, Old | At | Access):  # an access fact names its cell, reads no value
             for sub in children(x):
                 if is_float_term(sub, is_float_var):
                     raise bad(sub, "use as a formula")

@@ -256,3 +256,21 @@ def test_every_float_operator_is_uninterpreted_in_the_encoding() -> None:
     )
     ops = {t.op for a in assigned(k) for t in subterms(a.value) if isinstance(t, Binary | Unary)}
     assert {BinOp.FDIV, BinOp.FSUB, BinOp.FLE, UnOp.FNEG, UnOp.F2I, UnOp.I2F, UnOp.F32} <= ops
+
+
+def test_an_access_fact_about_a_float_array_is_no_float_value(tmp_path: Path) -> None:
+    # `\written(a, c)` names a cell of `a`, it reads no float: it was an input error
+    src = """
+    /*@ requires gridDim.x == 1; requires blockDim.x == 4; */
+    __global__ void k(float *a, int n) {
+        /*@ loop invariant i % 4 == threadIdx.x;
+            loop invariant \\forall int c; \\written(a, c) ==> c % 4 == threadIdx.x;
+        */
+        for (int i = threadIdx.x; i < n; i += 4) {
+            a[i] = 1.0f;
+        }
+    }
+    """
+    assert run(tmp_path, src).verdict == "verified"
+    bug = src.replace("c % 4 == threadIdx.x;", "c % 4 == 0;")
+    assert run(tmp_path, bug).verdict == "failed"

@@ -6,6 +6,7 @@ obligation)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from pipeline_kit import PROVED, REFUTED, lower, source, verdicts
@@ -507,3 +508,36 @@ def test_ite_and_permissions() -> None:
         """
     assert outcomes(src) == [("assertion", PROVED)]
     assert outcomes(src.replace("__ite(c > 0, 1, 2)", "__ite(c > 0, 2, 1)")) == [("assertion", REFUTED)]
+
+
+GLOBAL_INVARIANT_GRID = """
+    __global__ void k(int *A) {
+      __requires(gridDim.x == 2);
+      __requires(blockDim.x == 4);
+      int s = 0;
+      for (int i = 0; __global_invariant(s == i * blockIdx.x), __global_invariant(i <= 8), i < 8; i++) {
+        s += blockIdx.x;
+      }
+      __assert(s == 8 * blockIdx.x);
+      A[blockIdx.x * 4 + threadIdx.x] = s;
+    }
+    """
+
+
+def test_a_global_loop_invariant_is_read_per_thread_also_with_several_blocks(tmp_path: Path) -> None:
+    # it was a quantifier over the block's threads, an input error with two blocks
+    from hoaregpu.driver import VerifyOptions, verify
+
+    def run(src: str) -> set[tuple[str, int, str]]:
+        path = tmp_path / "k.cu"
+        path.write_text(source(src))
+        result = verify([str(path)], VerifyOptions(jobs=2, cache=False))
+        assert not result.errors, [e.render() for e in result.errors]
+        (kernel,) = result.kernels
+        return {
+            (r.vc.origin.kind.value, r.vc.origin.span.line, r.result.outcome.value) for r in kernel.results
+        }
+
+    assert {o for _, _, o in run(GLOBAL_INVARIANT_GRID)} == {"proved"}
+    bug = GLOBAL_INVARIANT_GRID.replace("s == i * blockIdx.x)", "s == i * blockIdx.x + 1)")
+    assert ("loop-invariant-entry", 5, "refuted") in run(bug)

@@ -223,8 +223,12 @@ class Dialect(DialectFormulas):
             if h.spelling in CANDIDATES:
                 self._drop_candidate(h)
                 continue
-            everywhere = h.spelling.startswith("__global")
-            c = self.dialect_clause(ClauseKind.LOOP_INVARIANT, Position.INVARIANT, h, everywhere, None)
+            # `__global_invariant(e)` is read as `e` at the threads that reached the loop (also
+            # those that left it), not at every thread: an invariant is a means of proof, and
+            # proving and assuming the weaker formula is sound for every VC (it is GPUVerify's
+            # reading wherever all threads reach the loop); it works with several blocks,
+            # where a quantifier over the block's threads does not say "every thread"
+            c = self.dialect_clause(ClauseKind.LOOP_INVARIANT, Position.INVARIANT, h, False, None)
             if c is not None:
                 clauses.append(c)
         return (*clauses, *wide), self.loop_cond(guard)
