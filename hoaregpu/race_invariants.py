@@ -42,6 +42,7 @@ from .terms import (
     ThreadPred,
     Var,
     map_children,
+    operands,
     subterms,
     variable_names,
 )
@@ -88,19 +89,13 @@ def _mod(t: Term, m: Term) -> Term:
     return Binary(BinOp.MOD, t, m)
 
 
-def _summands(t: Term) -> list[Term]:
-    if isinstance(t, Binary) and t.op is BinOp.ADD:
-        return _summands(t.left) + _summands(t.right)
-    return [t]
-
-
 def scaled_counter(c: Term, changed: set[str]) -> tuple[Term, Term] | None:
     """(S, r) for an index `c` that is `X * S + r` (summands in any order, `X` reading what
     the loop changes, `S` and `r` not): the cells it names are `r` modulo S
     (`p[i * blockDim.x + threadIdx.x]` records cells `== threadIdx.x` modulo `blockDim.x`)."""
     scale: Term | None = None
     rest: list[Term] = []
-    for x in _summands(c):
+    for x in operands(c, BinOp.ADD):
         if not (variable_names(x) & changed):
             rest.append(x)
             continue
