@@ -31,7 +31,6 @@ def error_of(text: str) -> SpecError:
 UNSUPPORTED_STMTS = [
     ("long double f;", 15, "type 'long double'"),
     ("dim3 g;", 8, "type 'dim3'"),
-    ("float4 v;", 10, "in 'float4'"),
     ("goto end; end: ;", 3, "'goto' and labels"),
     ("switch (n) { }", 3, "'switch' statement"),
     ("do { } while (n);", 3, "'do' statement"),
