@@ -54,16 +54,23 @@ from .terms import (
 )
 
 
-def fixed_by_requires(requires: tuple[core.Formula, ...]) -> Launch:
-    """`requires blockDim.y == 4;` / `gridDim.x == 2` (top-level conjuncts, literal sizes)."""
-    block: list[int | None] = [None, None, None]
-    grid: list[int | None] = [None, None, None]
+def literal_equalities(requires: tuple[core.Formula, ...]) -> Iterator[tuple[Term, int]]:
+    """`(e, K)` for each top-level conjunct `e == K` or `K == e` of `requires` (K a literal)."""
     for f in requires:
         for t in conjuncts(f.term):
             if isinstance(t, Binary) and t.op is BinOp.EQ:
                 for a, b in ((t.left, t.right), (t.right, t.left)):
-                    if isinstance(a, ThreadCount | BlockCount) and isinstance(b, IntLit) and b.value >= 1:
-                        (grid if isinstance(a, BlockCount) else block)[a.axis] = b.value
+                    if isinstance(b, IntLit):
+                        yield a, b.value
+
+
+def fixed_by_requires(requires: tuple[core.Formula, ...]) -> Launch:
+    """`requires blockDim.y == 4;` / `gridDim.x == 2` (top-level conjuncts, literal sizes)."""
+    block: list[int | None] = [None, None, None]
+    grid: list[int | None] = [None, None, None]
+    for a, value in literal_equalities(requires):
+        if isinstance(a, ThreadCount | BlockCount) and value >= 1:
+            (grid if isinstance(a, BlockCount) else block)[a.axis] = value
     return Launch((block[0], block[1], block[2]), (grid[0], grid[1], grid[2]))
 
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from . import core
 from .consteval import evaluate
 from .errors import Span
+from .grid import literal_equalities
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
 from .terms import (
@@ -56,7 +57,6 @@ from .terms import (
     Var,
     builtin_name,
     children,
-    conjuncts,
     map_children,
     subterms,
     term_span,
@@ -416,21 +416,16 @@ def fixed_parameters(kernel: core.Kernel) -> Env:
     execution the precondition admits. (A parameter fixed twice to different values makes the
     precondition false; it is left out, so nothing is derived from it.)"""
     found: dict[str, set[int]] = {}
-    for f in kernel.requires:
-        for t in conjuncts(f.term):
-            if not (isinstance(t, Binary) and t.op is BinOp.EQ):
-                continue
-            for a, b in ((t.left, t.right), (t.right, t.left)):
-                if (
-                    isinstance(a, Var)
-                    and not a.indices
-                    and isinstance(b, IntLit)
-                    and kernel.has_decl(a.name)
-                    and kernel.decl(a.name).role is core.VarRole.SCALAR_PARAM
-                    and kernel.decl(a.name).dim == 0
-                    and not kernel.decl(a.name).floating
-                ):
-                    found.setdefault(a.name, set()).add(b.value)
+    for a, value in literal_equalities(kernel.requires):
+        if (
+            isinstance(a, Var)
+            and not a.indices
+            and kernel.has_decl(a.name)
+            and kernel.decl(a.name).role is core.VarRole.SCALAR_PARAM
+            and kernel.decl(a.name).dim == 0
+            and not kernel.decl(a.name).floating
+        ):
+            found.setdefault(a.name, set()).add(value)
     return {name: next(iter(vs)) for name, vs in found.items() if len(vs) == 1}
 
 
