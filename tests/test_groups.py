@@ -4,6 +4,8 @@ block's barrier is __syncthreads(), the grid's a barrier of the whole grid, in t
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from pipeline_kit import PROVED, REFUTED, lower, verdicts
 
@@ -16,6 +18,7 @@ from hoaregpu.interp.run import run_kernel
 from hoaregpu.launch import ALL_COORDS, Launch
 from hoaregpu.pretty import show_stmt
 from hoaregpu.proof.kernel import kernel_info
+from hoaregpu.proof.syntax import show_prog
 
 HEAD = "#include <cuda.h>\nusing namespace cooperative_groups;\n"
 LAUNCH = "/*@ requires blockDim.x == 2 && gridDim.x == 2 && gridDim.y == 1 && gridDim.z == 1; */\n"
@@ -123,10 +126,16 @@ def test_interleaving_finds_a_block_and_the_grid_waiting_at_different_barriers()
     assert [v.kind for v in r.failures] == [BARRIER_DIVERGENCE]
 
 
-def test_proofs_refuse_a_grid_barrier() -> None:
-    k = lower(HEAD + "/*@ requires blockDim.x == 2; */ __global__ void k(int *a) { this_grid().sync(); }")
-    with pytest.raises(UnsupportedError, match="grid barrier"):
+def test_proofs_take_a_grid_barrier_on_a_fixed_grid_only() -> None:
+    """A grid barrier makes every block coordinate live: derivations cover it as H-SYNC over
+    the whole grid's `tid` range when the contract fixes the grid, and refuse it otherwise."""
+    body = " __global__ void k(int *a) { this_grid().sync(); }"
+    k = lower(HEAD + "/*@ requires blockDim.x == 2; */" + body)
+    with pytest.raises(UnsupportedError, match=re.escape("gridDim.x, gridDim.y, gridDim.z is not fixed")):
         kernel_info("k.cu", k)
+    fixed = "/*@ requires blockDim.x == 2 && gridDim.x == 3 && gridDim.y == 1 && gridDim.z == 1; */"
+    info = kernel_info("k.cu", lower(HEAD + fixed + body))
+    assert info.threads == 6 and show_prog(info.program) == "sync"
 
 
 F = "__device__ void f(grid_group g) { g.sync(); }\n"

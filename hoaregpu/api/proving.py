@@ -40,6 +40,16 @@ class ProofProblem:
     where: str = ""  # prove: the statement and mask of the node
 
 
+# A derivation proves the quadruple in the paper's lockstep semantics. Its result carries
+# over to a GPU's interleavings only for a race-free kernel (Cor. 5.6/5.7), which no rule
+# of the derivation checks: a kernel with a missing barrier can have a valid derivation.
+LOCKSTEP_NOTE = (
+    "note: a derivation proves the contract in the lockstep semantics (Kojima & Igarashi, Fig. 1); "
+    "it holds on a GPU only if the kernel is race-free, which `hoaregpu verify` proves and "
+    "`prove`/`check` do not"
+)
+
+
 @dataclass(frozen=True)
 class KernelProof:
     """One kernel's derivation (`hoaregpu.prove`)."""
@@ -77,6 +87,8 @@ class Proving:
             lines.append(f"kernel {k.kernel} ({k.file}): not proved, no proof written")
             lines += [f"  {p.rule}{p.where}: {p.kind}: {p.reason}" for p in k.problems]
             lines += list(k.notes)
+        if any(k.proved for k in self.kernels):
+            lines.append(LOCKSTEP_NOTE)
         return "\n".join(lines)
 
 
@@ -133,6 +145,8 @@ class Checking:
         if self.replay:
             what = "regressions found" if self.regressed else "nothing regressed"
             lines.append(f"replay: {len(self.proofs)} proofs, {what}")
+        if any(c.ok for c in self.proofs):
+            lines.append(LOCKSTEP_NOTE)
         return "\n".join(lines)
 
 

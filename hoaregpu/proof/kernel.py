@@ -33,7 +33,6 @@ from ..terms import (
     Unary,
     UnOp,
     Var,
-    builtin_name,
     conjoin,
     conjuncts,
 )
@@ -48,6 +47,7 @@ from ..terms import (
 )
 from ..transform import make_monotonic
 from ..unroll import MissingInvariant, unroll
+from .flat_launch import FlatLaunch, grid_term, per_block
 from .formula import (
     Agg,
     AllNone,
@@ -69,7 +69,6 @@ from .formula import (
     PSync,
     PWhile,
     Quant,
-    Tid,
     Un,
     conj,
 )
@@ -88,38 +87,39 @@ def _not_in_proofs(t: Term, what: str) -> UnsupportedError:
     )
 
 
-def from_term(t: Term) -> F:
-    """A spec Term as a proof formula (same meaning; spans dropped)."""
+def from_term(t: Term, flat: FlatLaunch | None = None) -> F:
+    """A spec Term as a proof formula (same meaning; spans dropped); `flat`: the launch's
+    coordinates as functions of `tid` (None: one block along x)."""
+
+    def go(x: Term) -> F:
+        return from_term(x, flat)
+
     if isinstance(t, IntLit):
         return Num(t.value) if t.value >= 0 else Un(UnOp.NEG, Num(-t.value))
     if isinstance(t, Var):
-        return Name(t.name, tuple(from_term(i) for i in t.indices))
-    if isinstance(t, ThreadId | ThreadCount) and t.axis == 0:
-        return Tid() if isinstance(t, ThreadId) else Ntid()
+        return Name(t.name, tuple(go(i) for i in t.indices))
     if isinstance(t, ThreadId | ThreadCount | BlockId | BlockCount):
-        raise UnsupportedError(
-            f"'{builtin_name(t)}'",
-            t.span or Span("<kernel>", 1, 1),
-            "derivations (prove/check) cover one block along x; use `hoaregpu verify` for grids",
-        )
+        return grid_term(t, flat)
     if isinstance(t, Binary):
         if t.op in _NOT_IN_PROOFS:
             raise _not_in_proofs(t, f"operator '{t.op.value}'")
-        return Bin(t.op, from_term(t.left), from_term(t.right))
+        return Bin(t.op, go(t.left), go(t.right))
     if isinstance(t, Unary):
         if t.op not in (UnOp.NEG, UnOp.NOT):
             raise _not_in_proofs(t, "floating-point values")
-        return Un(t.op, from_term(t.operand))
+        return Un(t.op, go(t.operand))
     if isinstance(t, Conditional):
-        return Cond(from_term(t.cond), from_term(t.then), from_term(t.orelse))
+        return Cond(go(t.cond), go(t.then), go(t.orelse))
     if isinstance(t, TQuant):
-        return Quant(t.kind is QuantKind.FORALL, t.names, from_term(t.body))
+        return Quant(t.kind is QuantKind.FORALL, t.names, go(t.body))
     if isinstance(t, TAt):
-        return At(from_term(t.term), from_term(t.thread))
+        per_block(t, flat, "'e @ t'")
+        return At(go(t.term), go(t.thread))
     if isinstance(t, TOld):
-        return Old(from_term(t.term))
+        return Old(go(t.term))
     if isinstance(t, ThreadPred):
-        return AllNone(t.kind is ThreadPredKind.ALL, from_term(t.term))
+        per_block(t, flat, "'\\all'/'\\none'")
+        return AllNone(t.kind is ThreadPredKind.ALL, go(t.term))
     if isinstance(t, Access):
         raise UnsupportedError(
             f"access fact '{t.kind.value}' in a proof",
@@ -127,18 +127,26 @@ def from_term(t: Term) -> F:
             "access facts speak of the race logs of 'hoaregpu verify' (docs/races.md)",
         )
     if isinstance(t, Aggregate):  # the checker's own translation: proof/smt_aggregates.py
-        return Agg(t.kind, from_term(t.low), from_term(t.high), t.name, from_term(t.body))
+        return Agg(t.kind, go(t.low), go(t.high), t.name, go(t.body))
     raise AssertionError(f"unexpected term {t!r}")
 
 
-def from_stmt(s: core.Stmt) -> Prog:
-    """A core statement in the paper's syntax: `;` binary and right-nested."""
+def from_stmt(s: core.Stmt, flat: FlatLaunch | None = None) -> Prog:
+    """A core statement in the paper's syntax: `;` binary and right-nested (`flat`: as
+    `from_term`)."""
+
+    def term(x: Term) -> F:
+        return from_term(x, flat)
+
+    def stmt(x: core.Stmt) -> Prog:
+        return from_stmt(x, flat)
+
     if isinstance(s, core.Assign):
-        return PAssign(s.target, tuple(from_term(i) for i in s.indices), from_term(s.value))
+        return PAssign(s.target, tuple(term(i) for i in s.indices), term(s.value))
     if isinstance(s, core.Skip):
         return PSkip()
     if isinstance(s, core.Sync):
-        if s.grid:
+        if s.grid and flat is None:
             raise UnsupportedError(
                 "a grid barrier ('grid_group::sync()') in a proof",
                 s.span or Span("<kernel>", 1, 1),
@@ -146,7 +154,7 @@ def from_stmt(s: core.Stmt) -> Prog:
             )
         return PSync()
     if isinstance(s, core.Seq):
-        parts = [from_stmt(x) for x in _flatten(s)]
+        parts = [stmt(x) for x in _flatten(s)]
         if not parts:
             return PSkip()
         out = parts[-1]
@@ -154,7 +162,7 @@ def from_stmt(s: core.Stmt) -> Prog:
             out = PSeq(p, out)
         return out
     if isinstance(s, core.If):
-        return PIf(from_term(s.cond), from_stmt(s.then), from_stmt(s.orelse))
+        return PIf(term(s.cond), stmt(s.then), stmt(s.orelse))
     if isinstance(s, core.Opaque):
         what = (
             "through its contract"
@@ -167,12 +175,12 @@ def from_stmt(s: core.Stmt) -> Prog:
             "derivations (prove/check) have no rule for calls yet; use `hoaregpu verify`",
         )
     if isinstance(s, core.While):
-        invs = tuple(from_term(f.term) for f in s.invariants)
-        return PWhile(from_term(s.cond), from_stmt(s.body), invs)
+        invs = tuple(term(f.term) for f in s.invariants)
+        return PWhile(term(s.cond), stmt(s.body), invs)
     if isinstance(s, core.Assert):
-        return PAssert(from_term(s.formula.term))
+        return PAssert(term(s.formula.term))
     if isinstance(s, core.Assume):
-        return PAssume(from_term(s.formula.term))
+        return PAssume(term(s.formula.term))
     raise AssertionError(f"unexpected statement {s!r}")
 
 
@@ -345,6 +353,7 @@ def kernel_info(path: str, kernel: core.Kernel) -> KernelInfo:
     # as the sequence of its iterations (the program hashed and checked is the unrolled one)
     unrolled = unroll(kernel, kernel.launch)
     kernel = make_monotonic(unrolled.kernel)
+    flat = FlatLaunch.of(kernel)
     variables = {d.name: VarInfo(d.kind is core.VarKind.LOCAL, d.dim) for d in kernel.decls}
     requires = [t for f in kernel.requires if (t := _without_one_block(f.term)) is not None]
     nonneg = frozenset(d.name for d in kernel.decls if d.nonnegative)
@@ -355,10 +364,10 @@ def kernel_info(path: str, kernel: core.Kernel) -> KernelInfo:
         variables=variables,
         params=kernel.params,
         nonnegative=nonneg,
-        requires=tuple(from_term(t) for t in requires),
-        ensures=tuple(from_term(f.term) for f in kernel.ensures),
-        program=from_stmt(kernel.body),
-        threads=kernel.fixed_threads,
+        requires=tuple(from_term(t, flat) for t in requires),
+        ensures=tuple(from_term(f.term, flat) for f in kernel.ensures),
+        program=from_stmt(kernel.body, flat),
+        threads=kernel.fixed_threads if flat is None else flat.threads,
         boolean=boolean,
         missing_invariants=unrolled.missing,
     )

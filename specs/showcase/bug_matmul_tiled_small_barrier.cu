@@ -25,4 +25,4 @@ __global__ void bug_matmul_tiled_small_barrier(const int *A, const int *B, int *
     }
     C[(blockIdx.y * TILE + threadIdx.y) * N + blockIdx.x * TILE + threadIdx.x] = acc;
 }
-// allow-unknown: z3 data-race:19 data-race:20 -- the missing barrier's races: z3 refuted them in 3-5 s on one encoding of the writer and times out at 120 s on the equivalent one of smt/writers.py (z3 is sensitive to the formula's shape); the kernel fails all the same: a random run shows the race (verify tries runs for undecided VCs)
+// allow-unknown: z3 data-race:20 -- the race on Bs: z3 refutes the race on As (data-race:19) in about 3 s and times out on its twin on Bs at 60 s (z3 is sensitive to the formula's shape); the kernel fails all the same, and a random run shows the race on Bs too (verify tries runs for undecided VCs)
