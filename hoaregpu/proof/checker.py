@@ -36,7 +36,8 @@ from ..smt.smtlib import script_text
 from ..solvers import Outcome, SolverOptions, SolverResult, SolveTask, solve_many
 from .derivation import Node, Proof
 from .formula import TRUE, F, Mask, conjuncts
-from .formula_ops import alpha_eq, goal_parts
+from .formula_ops import alpha_eq
+from .goal_parts import goal_parts
 from .kernel import KernelInfo, load_kernels
 from .mask_subst import by_mask_definition
 from .schema import NodeError, check_node, check_root

@@ -323,34 +323,10 @@ def read_active(phi: F, m: Mask, local: Callable[[str], bool], avoid: set[str]) 
     return Bin(BinOp.IMPLIES, Un(UnOp.NOT, AllNone(False, mask_expr(m))), phi)
 
 
-# ---------------------------------------------------------------- goals
-
-MAX_GOAL_PARTS = 32
-
-
-def goal_parts(g: F) -> list[F]:
-    """Goals whose conjunction is equivalent to `g`: a conjunction in the consequent of
-    `⇒`, under `∀` (integers, threads, functions) and under `@ t` is split, as a VC
-    generator splits its goals, since one solver query per conjunct is far steadier than
-    one for the whole (vector_add_symbolic's loop step: 0.1–1.3 s per part on every z3
-    seed, against 0.3 s to over 25 s for the whole). More than `MAX_GOAL_PARTS` parts:
-    `g` stays whole."""
-    parts = _split(g)
-    return parts if len(parts) <= MAX_GOAL_PARTS else [g]
-
-
-def _split(g: F) -> list[F]:
-    # Validity distributes over ∧ under each of these binders and in a consequent.
-    if isinstance(g, Bin) and g.op is BinOp.AND:
-        return [*_split(g.left), *_split(g.right)]
-    if isinstance(g, Bin) and g.op is BinOp.IMPLIES:
-        return [Bin(BinOp.IMPLIES, g.left, p) for p in _split(g.right)]
-    if isinstance(g, Quant) and g.forall:
-        return [Quant(True, g.names, p) for p in _split(g.body)]
-    if isinstance(g, FnForall):
-        return [FnForall(g.name, p) for p in _split(g.body)]
-    if isinstance(g, AllNone) and g.all:
-        return [AllNone(True, p) for p in _split(g.term)]
-    if isinstance(g, At):
-        return [At(p, g.thread) for p in _split(g.term)]
-    return [g]
+def int_literal(f: F) -> int | None:
+    """The value of a literal `7` or `-7` (None for anything else)."""
+    if isinstance(f, Num):
+        return f.value
+    if isinstance(f, Un) and f.op is UnOp.NEG and isinstance(f.operand, Num):
+        return -f.operand.value
+    return None

@@ -141,6 +141,11 @@ class Translator:
         return self._int(self._val(f, env, thread, 0, True))
 
     # -- threads
+    @property
+    def expands_threads(self) -> bool:
+        """Quantifiers over threads are written out (a fixed count up to MAX_EXPANSION)."""
+        return self.threads is not None and self.threads <= MAX_EXPANSION
+
     def in_range(self, i: FNode) -> FNode:
         m = self.mgr
         return m.And(m.LE(m.Int(0), i), m.LT(i, self.ntid))
@@ -148,7 +153,7 @@ class Translator:
     def _threads(self, body: Callable[[FNode], FNode], forall: bool) -> FNode:
         """∀i ∈ T. body(i) / ∃i ∈ T. body(i), expanded when N is a small literal."""
         m = self.mgr
-        if self.threads is not None and self.threads <= MAX_EXPANSION:
+        if self.threads is not None and self.expands_threads:
             parts = [body(m.Int(k)) for k in range(self.threads)]
             return m.And(parts) if forall else m.Or(parts)
         i = self._fresh("i", INT)

@@ -9,7 +9,7 @@ from pysmt.typing import BOOL, INT, FunctionType
 
 from hoaregpu.proof.checker import check_proof, combined, is_trivial, mask_vars, scripts, structure
 from hoaregpu.proof.derivation import read_proof
-from hoaregpu.proof.formula_ops import MAX_GOAL_PARTS, goal_parts
+from hoaregpu.proof.goal_parts import MAX_GOAL_PARTS, goal_parts
 from hoaregpu.proof.onepoint import one_point
 from hoaregpu.proof.parse import parse_formula_text
 from hoaregpu.proof.syntax import show
@@ -44,6 +44,47 @@ def test_too_many_parts_stay_whole() -> None:
     many = " && ".join(f"a[{i}] == {i}" for i in range(MAX_GOAL_PARTS + 1))
     assert len(parts(many)) == 1
     assert len(parts(" && ".join(f"a[{i}] == {i}" for i in range(MAX_GOAL_PARTS)))) == MAX_GOAL_PARTS
+
+
+def test_a_quantifier_over_a_literal_box_splits_into_its_instances() -> None:
+    assert parts(r"\forall int r, c; 0 <= r && r < 2 && 1 <= c && c <= 2 ==> a[r * 4 + c] == 1") == [
+        "0 <= 0 && 0 < 2 && 1 <= 1 && 1 <= 2 ==> a[0 * 4 + 1] == 1",
+        "0 <= 0 && 0 < 2 && 1 <= 2 && 2 <= 2 ==> a[0 * 4 + 2] == 1",
+        "0 <= 1 && 1 < 2 && 1 <= 1 && 1 <= 2 ==> a[1 * 4 + 1] == 1",
+        "0 <= 1 && 1 < 2 && 1 <= 2 && 2 <= 2 ==> a[1 * 4 + 2] == 1",
+    ]
+    # the bound may stand either side, be negative, and the tightest one counts
+    assert len(parts(r"\forall int j; -2 <= j && 3 > j && j < 10 ==> a[j] == 1")) == 5
+    # an integer without two literal bounds, a bound on another name, an empty box, or a box
+    # of more points than parts allowed: the quantifier stays
+    for kept in (
+        r"\forall int j; 0 <= j && j < n ==> a[j] == 1",
+        r"\forall int j; 0 <= j && (j < 3 || j < 4) ==> a[j] == 1",
+        r"\forall int j; 0 <= k && k < 3 ==> a[j] == 1",
+        r"\forall int j; 3 <= j && j < 3 ==> a[j] == 1",
+        rf"\forall int j; 0 <= j && j <= {MAX_GOAL_PARTS} ==> a[j] == 1",
+    ):
+        assert parts(kept) == [show(parse_formula_text(kept))], kept
+
+
+def test_box_instances_cover_exactly_the_guarded_integers() -> None:
+    """`1 < j && j <= 4`: the instances are j = 2, 3, 4 (the strict bound and the tighter of
+    two upper bounds), and the quantifier is equivalent to their conjunction (z3)."""
+    from hoaregpu.proof.formula import Quant
+    from hoaregpu.proof.goal_parts import box_instances
+
+    q = parse_formula_text(r"\forall int j; 1 < j && j <= 9 && j <= 4 ==> a[j] == 1")
+    assert isinstance(q, Quant)
+    points = box_instances(q)
+    assert points is not None
+    assert [show(p) for p in points] == [
+        f"1 < {v} && {v} <= 9 && {v} <= 4 ==> a[{v}] == 1" for v in (2, 3, 4)
+    ]
+    a = Symbol("a", FunctionType(INT, [INT]))
+    j = Symbol("j", INT)
+    whole = ForAll([j], Implies((Int(1) < j) & (j <= Int(4)), Equals(Function(a, [j]), Int(1))))
+    cells = [Equals(Function(a, [Int(v)]), Int(1)) for v in (2, 3, 4)]
+    assert is_valid(Iff(whole, cells[0] & cells[1] & cells[2]), solver_name="z3")
 
 
 def _r(outcome: Outcome, seconds: float, solver: str = "z3") -> SolverResult:
