@@ -226,61 +226,27 @@ class _Prover:
     process (the language server's, a Dask client's) a garbage collection there could free
     objects of the shared main context while a query ran on it (a segfault seen in a test
     run). One converter serves a round's VCs: they share their paths (`Vc.hyps`), which it
-    translates once, where a converter per VC made Houdini quadratic in the loops.
+    translates once, where a converter per VC made Houdini quadratic in the loops. Each VC
+    is still a fresh `Solver`, as pySMT's `Z3Solver` for UFLIRA (models on)."""
 
-    One incremental solver serves a round too: the VCs come in the order the generator made
-    their paths, so consecutive VCs share most of their hypotheses; each hypothesis is
-    asserted once, in a scope of its own, and popped when a VC's path leaves it. A solver
-    per VC re-read the whole path each time: quadratic in the loops of a kernel (N = 100
-    sequential loops: 22 s of z3 for 400 candidate VCs)."""
-
-    def __init__(self, env: Any, expand: Any) -> None:
+    def __init__(self, env: Any) -> None:
         import z3
         from pysmt.solvers.z3 import Z3Converter
 
         self._z3 = z3
         self._ctx = z3.Context()
         self._converter = Z3Converter(env, z3_ctx=self._ctx)
-        self._expand = expand
-        self._solver = z3.Solver(ctx=self._ctx)
-        self._solver.set("model", False)
-        self._stack: list[Any] = []  # the hypotheses asserted, one scope each, root first
 
-    def _formula(self, f: Any) -> Any:
-        return self._converter.convert(self._expand.walk(f) if self._expand is not None else f)
-
-    def proved(self, hyps: Any, obligation: Any, seconds: float) -> bool:
-        from .vc.goals import Hyp
-
-        path: list[Hyp] = []
-        h = hyps
-        while h is not None:
-            path.append(h)
-            h = h.parent
-        path.reverse()
-        keep = 0
-        while keep < min(len(path), len(self._stack)) and path[keep] is self._stack[keep]:
-            keep += 1
-        solver = self._solver
-        if len(self._stack) > keep:
-            solver.pop(len(self._stack) - keep)
-            del self._stack[keep:]
-        for h in path[keep:]:
-            solver.push()
-            solver.add(self._formula(h.formula))
-            self._stack.append(h)
+    def proved(self, formula: Any, seconds: float) -> bool:
+        z3 = self._z3
+        solver = z3.Solver(ctx=self._ctx)
+        solver.set("model", True)
         # a resource limit, not only a time limit: which candidates survive must not depend
-        # on the machine's load (the time limit only bounds a pathological case); z3 counts
-        # it from where each check starts
+        # on the machine's load (the time limit only bounds a pathological case)
         solver.set("timeout", int(seconds * 1000))
         solver.set("rlimit", HOUDINI_RLIMIT)
-        z3 = self._z3
-        solver.push()
-        try:
-            solver.add(z3.Not(self._formula(obligation)))
-            return bool(solver.check() == z3.unsat)
-        finally:
-            solver.pop()
+        solver.add(z3.Not(self._converter.convert(formula)))
+        return bool(solver.check() == z3.unsat)
 
 
 def houdini(kernel: core.Kernel, launch: Launch, candidates: dict[int, core.Formula]) -> core.Kernel:
@@ -303,12 +269,13 @@ def houdini(kernel: core.Kernel, launch: Launch, candidates: dict[int, core.Form
         failed: set[int] = set()
         with fresh_env() as env:
             expand = ExpandThreadQuantifiers(env) if launch.threads is not None else None
-            prover = _Prover(env, expand)
+            prover = _Prover(env)
             for vc in generate(kernel, env, launch):
                 col = vc.origin.span.col
-                candidate = vc.origin.kind in kinds and col in alive and col not in failed
-                if candidate and not prover.proved(vc.hyps, vc.obligation, HOUDINI_TIMEOUT):
-                    failed.add(col)
+                if vc.origin.kind in kinds and col in alive and col not in failed:
+                    formula = expand.walk(vc.formula) if expand is not None else vc.formula
+                    if not prover.proved(formula, HOUDINI_TIMEOUT):
+                        failed.add(col)
         if not failed:
             break
         alive -= failed
