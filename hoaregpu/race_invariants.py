@@ -227,7 +227,15 @@ class _Prover:
     objects of the shared main context while a query ran on it (a segfault seen in a test
     run). One converter serves a round's VCs: they share their paths (`Vc.hyps`), which it
     translates once, where a converter per VC made Houdini quadratic in the loops. Each VC
-    is still a fresh `Solver`, as pySMT's `Z3Solver` for UFLIRA (models on)."""
+    is still a fresh `Solver`, as pySMT's `Z3Solver` for UFLIRA (models on).
+
+    Why not one incremental solver per round (each shared hypothesis asserted once, in a
+    scope of its own; tried twice, measured 3x faster on 100 loops): its survivors are not
+    a fresh solver's, in both directions. Alone, it failed `write_flag(a) <= 0` in
+    `showcase/bug_tree_reduction_pow2.cu` (a race VC then timed out). With a fresh re-check
+    of what it leaves undecided, it proved `k % ntid == tid % ntid` in
+    `vector_add_symbolic.cu`, which a fresh solver does not, and the user's z3 then timed
+    out on that survivor's VC: verified became unknown."""
 
     def __init__(self, env: Any) -> None:
         import z3
