@@ -34,19 +34,8 @@ from dataclasses import replace
 
 from . import core
 from .errors import Span, SpecError
-from .terms import (
-    Access,
-    AccessKind,
-    Binary,
-    BinOp,
-    IntLit,
-    Old,
-    Term,
-    Var,
-    conjuncts,
-    map_children,
-    subterms,
-)
+from .term_walk import conjuncts, map_children, subterms
+from .terms import Access, AccessKind, Binary, BinOp, IntLit, Old, Term, Var
 
 Where = tuple[str, int, int]  # a clause's path, line, column (what a VC's origin names)
 

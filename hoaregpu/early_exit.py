@@ -22,7 +22,8 @@ from collections.abc import Callable
 from . import core
 from .core import Exit, ExitKind
 from .errors import Span
-from .terms import Binary, BinOp, IntLit, Term, Unary, UnOp, Var, conjoin
+from .term_walk import conjoin
+from .terms import Binary, BinOp, IntLit, Term, Unary, UnOp, Var
 
 Fresh = Callable[[ExitKind], str]
 

@@ -20,7 +20,8 @@ import struct
 from collections.abc import Callable
 
 from .errors import Span, SpecError
-from .terms import Access, At, Binary, BinOp, Conditional, IntLit, Old, Term, Unary, UnOp, Var, children
+from .term_walk import children
+from .terms import Access, At, Binary, BinOp, Conditional, IntLit, Old, Term, Unary, UnOp, Var
 
 FLOAT_BINOPS = frozenset(
     {BinOp.FADD, BinOp.FSUB, BinOp.FMUL, BinOp.FDIV, BinOp.FLT, BinOp.FLE, BinOp.FEQ, BinOp.FNE}

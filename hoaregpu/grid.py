@@ -38,20 +38,8 @@ from dataclasses import dataclass, replace
 from . import core
 from .errors import ConfigError
 from .launch import ALL_COORDS, THREAD_X, Coord, Geometry, Launch
-from .terms import (
-    Binary,
-    BinOp,
-    BlockCount,
-    BlockId,
-    IntLit,
-    Term,
-    ThreadCount,
-    ThreadId,
-    Var,
-    children,
-    conjuncts,
-    map_children,
-)
+from .term_walk import children, conjuncts, map_children
+from .terms import Binary, BinOp, BlockCount, BlockId, IntLit, Term, ThreadCount, ThreadId, Var
 
 
 def literal_equalities(requires: tuple[core.Formula, ...]) -> Iterator[tuple[Term, int]]:

@@ -39,7 +39,8 @@ from .errors import Span
 from .launch import Launch
 from .pretty import show_term
 from .race_invariants import houdini, strides
-from .terms import At, Binary, BinOp, IntLit, Term, Var, conjuncts, subterms, variable_names
+from .term_walk import conjuncts, subterms, variable_names
+from .terms import At, Binary, BinOp, IntLit, Term, Var
 from .unroll import MissingInvariant, _split_flags
 
 FUNCTIONAL_COL = 200_000  # candidate columns of this pass (race_invariants.INFERRED_COL is below)

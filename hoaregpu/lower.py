@@ -25,6 +25,7 @@ from .errors import Span, SpecError, UnsupportedError
 from .floats import check_annotation as check_float_annotation
 from .lower_calls import lower_call
 from .lower_checks import EvaluationChecks, VarInfo, extent
+from .term_walk import subterms
 from .terms import (
     RESULT,
     Access,
@@ -46,7 +47,6 @@ from .terms import (
     Unary,
     Unsigned,
     Var,
-    subterms,
 )
 from .written_sums import fold_written_sums
 

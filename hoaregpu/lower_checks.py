@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from . import core, syntax, unsigned
 from .errors import Span
-from .terms import Fits, IntLit, Term, Var, map_children
+from .term_walk import map_children
+from .terms import Fits, IntLit, Term, Var
 
 
 @dataclass

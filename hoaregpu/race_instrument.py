@@ -35,19 +35,8 @@ from itertools import count
 from . import core
 from .errors import Span
 from .launch import Coord
-from .terms import (
-    At,
-    Binary,
-    BinOp,
-    Conditional,
-    IntLit,
-    Quant,
-    QuantKind,
-    Term,
-    Var,
-    conjoin,
-    subterms,
-)
+from .term_walk import conjoin, subterms
+from .terms import At, Binary, BinOp, Conditional, IntLit, Quant, QuantKind, Term, Var
 
 READ, WRITE, ATOMIC = "read", "write", "atomic"
 # what each kind of access conflicts with in another thread's logs

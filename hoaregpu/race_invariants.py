@@ -31,21 +31,8 @@ from . import core
 from .access_facts import without as without_facts
 from .errors import SYNTHETIC_COL, Span
 from .launch import Launch
-from .terms import (
-    At,
-    Binary,
-    BinOp,
-    IntLit,
-    Old,
-    Quant,
-    Term,
-    ThreadPred,
-    Var,
-    map_children,
-    operands,
-    subterms,
-    variable_names,
-)
+from .term_walk import map_children, operands, subterms, variable_names
+from .terms import At, Binary, BinOp, IntLit, Old, Quant, Term, ThreadPred, Var
 
 if TYPE_CHECKING:
     from .race_instrument import Access, Instrumenter

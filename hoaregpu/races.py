@@ -19,12 +19,8 @@ from . import access_facts, core
 from .grid import live_coords, per_block_shared, with_contract
 from .launch import Coord, Launch
 from .race_instrument import Instrumenter, Site, flag, sequence
-from .terms import (
-    IntLit,
-    Term,
-    Var,
-    subterms,
-)
+from .term_walk import subterms
+from .terms import IntLit, Term, Var
 from .vc.kinds import Origin, VcKind
 
 # Which writes of the same value by two threads are tolerated (docs/races.md, "Benign writes"):

@@ -19,7 +19,8 @@ from itertools import count
 
 from . import core
 from .grid import live_coords, own_cell
-from .terms import Term, Var, subterms
+from .term_walk import subterms
+from .terms import Term, Var
 
 
 def shared_vars_read(kernel: core.Kernel, e: Term) -> set[str]:

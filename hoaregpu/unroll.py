@@ -42,6 +42,7 @@ from .errors import Span
 from .grid import literal_equalities
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
+from .term_walk import children, map_children, subterms, term_span
 from .terms import (
     Binary,
     BinOp,
@@ -56,10 +57,6 @@ from .terms import (
     UnOp,
     Var,
     builtin_name,
-    children,
-    map_children,
-    subterms,
-    term_span,
 )
 
 BUDGET_FACTOR = 16  # iterations unrolled in one kernel, nested copies included, at most limit * this

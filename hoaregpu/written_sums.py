@@ -13,8 +13,9 @@ small specs do not move.
 
 from __future__ import annotations
 
-from .terms import AggKind, Aggregate, Binary, BinOp, IntLit, Old, Term, Var, map_children, variable_names
-from .terms import operands as operands_of
+from .term_walk import map_children, variable_names
+from .term_walk import operands as operands_of
+from .terms import AggKind, Aggregate, Binary, BinOp, IntLit, Old, Term, Var
 
 MIN_RUN = 32
 

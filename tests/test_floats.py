@@ -22,7 +22,8 @@ from hoaregpu.interp.evaluate import EvalError
 from hoaregpu.interp.floats import BINARY, identical, unary
 from hoaregpu.prepared import VcResult
 from hoaregpu.solvers import Outcome, SolverOptions
-from hoaregpu.terms import Binary, BinOp, IntLit, Unary, UnOp, subterms
+from hoaregpu.term_walk import subterms
+from hoaregpu.terms import Binary, BinOp, IntLit, Unary, UnOp
 
 
 def own(k: KernelResult) -> list[VcResult]:

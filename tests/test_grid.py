@@ -104,7 +104,7 @@ def test_shared_memory_gets_a_block_index_and_one_block_kernels_are_unchanged() 
 
 def _terms(k: core.Kernel) -> list[object]:
     from hoaregpu.grid import kernel_terms
-    from hoaregpu.terms import subterms
+    from hoaregpu.term_walk import subterms
 
     return [x for t in kernel_terms(k) for x in subterms(t)]
 

@@ -22,7 +22,8 @@ from hoaregpu.limits import DEFAULT_UNROLL
 from hoaregpu.lower import lower_file
 from hoaregpu.report import render_json, render_text
 from hoaregpu.solvers import Outcome
-from hoaregpu.terms import Binary, BinOp, IntLit, Term, Var, subterms
+from hoaregpu.term_walk import subterms
+from hoaregpu.terms import Binary, BinOp, IntLit, Term, Var
 from hoaregpu.unroll import BUDGET_FACTOR, Unrolled, unroll
 
 

@@ -11,7 +11,8 @@ from pipeline_kit import lower, verdicts
 
 from hoaregpu import core
 from hoaregpu.cli import main
-from hoaregpu.terms import Binary, BinOp, IntLit, Var, subterms
+from hoaregpu.term_walk import subterms
+from hoaregpu.terms import Binary, BinOp, IntLit, Var
 from hoaregpu.unsigned import split
 
 

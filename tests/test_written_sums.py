@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hoaregpu.terms import AggKind, Aggregate, Binary, BinOp, IntLit, Old, Term, Var, subterms
+from hoaregpu.term_walk import subterms
+from hoaregpu.terms import AggKind, Aggregate, Binary, BinOp, IntLit, Old, Term, Var
 from hoaregpu.written_sums import MIN_RUN, fold_written_sums
 
 

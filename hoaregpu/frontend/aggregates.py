@@ -29,7 +29,8 @@ from typing import Any
 from ..errors import Span, SpecError
 from ..floats import literal
 from ..syntax import AssignOp, AssignStmt, BaseType, Block, Decl, Declarator, Param, Stmt
-from ..terms import IntLit, Term, Var, subterms
+from ..term_walk import subterms
+from ..terms import IntLit, Term, Var
 from . import clang
 from .ckinds import SIGNED, UNSIGNED, is_prelude, strip
 from .expressions import ExpressionTranslator

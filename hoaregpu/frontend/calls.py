@@ -40,7 +40,8 @@ from ..syntax import (
     Declarator,
     Stmt,
 )
-from ..terms import Binary, BinOp, Conditional, Fits, IntLit, Term, Unary, UnOp, Var, subterms
+from ..term_walk import subterms
+from ..terms import Binary, BinOp, Conditional, Fits, IntLit, Term, Unary, UnOp, Var
 from . import clang, floats
 from .ckinds import NARROW, SIGNED, UNSIGNED, is_prelude, is_unsigned, strip
 from .memory import MEMORY_HINT, MemoryOps

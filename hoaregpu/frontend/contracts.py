@@ -27,7 +27,8 @@ from dataclasses import dataclass, replace
 
 from ..errors import Span, UnsupportedError
 from ..syntax import Clause, ClauseKind
-from ..terms import RESULT, Aggregate, At, Old, Quant, Term, ThreadPred, Var, map_children, subterms
+from ..term_walk import map_children, subterms
+from ..terms import RESULT, Aggregate, At, Old, Quant, Term, ThreadPred, Var
 
 HINT = "a device function's contract speaks of its parameters, \\result and arrays, at the calling thread"
 

@@ -5,6 +5,7 @@ conditions under which a formula's mathematical reading is C's."""
 from __future__ import annotations
 
 from ..errors import Span
+from ..term_walk import map_children, subterms
 from ..terms import (
     At,
     Binary,
@@ -23,8 +24,6 @@ from ..terms import (
     UnOp,
     Unsigned,
     Var,
-    map_children,
-    subterms,
 )
 
 PLACEHOLDER = "'other"  # "the other thread" while a clause is translated: no C name is this

@@ -10,7 +10,8 @@ from typing import Any
 
 from ..errors import Span, SpecError
 from ..syntax import AliasDecl, AssignOp, AssignStmt, BaseType, Block, Decl, Declarator, IfStmt, Stmt
-from ..terms import Access, Aggregate, Binary, BinOp, Conditional, IntLit, Quant, Term, Var, map_children
+from ..term_walk import map_children
+from ..terms import Access, Aggregate, Binary, BinOp, Conditional, IntLit, Quant, Term, Var
 from . import clang
 from .ckinds import ASSIGN, COMPOUND
 from .pointer_analysis import Place, decl_id, pointee, pointer_type

@@ -33,7 +33,8 @@ from ..syntax import (
     SyncStmt,
     WhileStmt,
 )
-from ..terms import Binary, Fits, IntLit, Term, Unsigned, subterms
+from ..term_walk import subterms
+from ..terms import Binary, Fits, IntLit, Term, Unsigned
 from . import clang, floats
 from .ckinds import (
     ASSIGN,

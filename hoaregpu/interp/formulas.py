@@ -36,6 +36,7 @@ from ..core import Formula, Kernel, VarKind
 from ..errors import HoareGpuError, Span
 from ..floats import FLOAT_UNOPS
 from ..launch import Coord
+from ..term_walk import children
 from ..terms import (
     Aggregate,
     At,
@@ -57,7 +58,6 @@ from ..terms import (
     UnOp,
     Var,
     builtin_name,
-    children,
 )
 from . import bigops, floats
 from .evaluate import EvalError, binop_scalar

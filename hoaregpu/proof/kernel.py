@@ -15,6 +15,7 @@ from ..errors import Span, UnsupportedError
 from ..floats import FLOAT_BINOPS
 from ..frontend import parse_file
 from ..lower import lower_file
+from ..term_walk import conjoin, conjuncts
 from ..terms import (
     Access,
     Aggregate,
@@ -33,8 +34,6 @@ from ..terms import (
     Unary,
     UnOp,
     Var,
-    conjoin,
-    conjuncts,
 )
 from ..terms import (
     At as TAt,

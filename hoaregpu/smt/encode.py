@@ -242,7 +242,7 @@ class Encoder(GridTerms):
         """Mentions a local variable or tid outside `@` (spec language §3, thread reading).
 
         Iterative: a sum written out over 1,024 threads is a chain 1,000 deep."""
-        from ..terms import children
+        from ..term_walk import children
 
         stack: list[tuple[Term, frozenset[str]]] = [(t, bound)]
         while stack:

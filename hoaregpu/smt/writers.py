@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from pysmt.fnode import FNode
 
 from ..launch import Coord
-from ..terms import Binary, BinOp, BlockCount, BlockId, IntLit, Term, ThreadCount, ThreadId, conjuncts
+from ..term_walk import conjuncts
+from ..terms import Binary, BinOp, BlockCount, BlockId, IntLit, Term, ThreadCount, ThreadId
 from .encode import Encoder, Mask
 
 Poly = dict[tuple[str, ...], int]  # a polynomial: product of atoms (sorted) -> coefficient

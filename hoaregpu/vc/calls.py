@@ -39,7 +39,8 @@ from ..grid import kernel_terms
 from ..smt import approx
 from ..smt.assign import assign_update
 from ..smt.encode import Encoder, Mask
-from ..terms import Var, subterms
+from ..term_walk import subterms
+from ..terms import Var
 from .passive import VcGen, frame
 
 approx.register("atomic", "an atomic operation on cells several active threads may address")
