@@ -1,0 +1,121 @@
+"""The cone of influence of an obligation in its path: a weaker VC, as small as the
+obligation's own dependencies rather than as long as the program.
+
+A VC is `(h1 ∧ … ∧ hk) → goal` (`goals.Hyp`). Dropping hypotheses only weakens it: if the
+sliced VC is valid, so is the whole one, so slicing is sound for proofs (not for
+refutations: a model of a sliced VC may violate a dropped hypothesis). The conjuncts kept
+are those connected to the goal through the symbols they share, transitively, where the
+connection does not run through *hubs*: constants (`n`, `ntid`, a counterexample's
+witnesses) and the initial state (`\\old(a)`), which every part of a kernel may mention,
+and through which everything would be connected. A conjunct that mentions hubs only (a
+`requires`, the launch's facts) is always kept.
+
+Houdini (`race_invariants`) proves its candidates on slices first: in a kernel of N
+sequential loops, a loop's candidate depends on its own loop and the one before, while the
+whole path grows with N, and a fresh solver per candidate re-read it (quadratic in N).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+
+from .goals import Hyp
+
+
+def _conjuncts(f: FNode) -> list[FNode]:
+    out: list[FNode] = []
+    todo = [f]
+    while todo:
+        x = todo.pop()
+        if x.is_and():
+            todo.extend(reversed(x.args()))
+        elif not x.is_true():
+            out.append(x)
+    return out
+
+
+def _links(f: FNode) -> frozenset[FNode]:
+    """The symbols through which f is connected to other conjuncts: its free symbols but the
+    hubs: constants, and the kernel's initial state (what `\\old` reads, read by every loop's
+    invariant: `a!7[tid] >= a[tid]`). Every later version of a variable is named `x!k`
+    (`Encoder.fresh`; `!` never occurs in a program name)."""
+    return frozenset(
+        s for s in f.get_free_variables() if s.symbol_type().is_function_type() and "!" in s.symbol_name()
+    )
+
+
+class _Part(NamedTuple):
+    order: tuple[int, int]  # (Hyp.index, position in the hypothesis): path order
+    hyp: Hyp
+    conjunct: FNode
+    links: frozenset[FNode]
+
+
+class Slicer:
+    """Slices of the VCs of one kernel (in one pySMT environment), given the VCs' paths. The
+    conjuncts of every hypothesis are indexed by their links once, and the tree the paths
+    form is numbered (an Euler tour), so that a slice costs what it keeps, not the length of
+    its path: N sequential loops would otherwise make the slices of their VCs quadratic."""
+
+    def __init__(self, env: Environment, paths: Iterable[Hyp | None]) -> None:
+        self._env = env
+        children: dict[Hyp | None, list[Hyp]] = {}
+        known: set[Hyp] = set()
+        for path in paths:
+            h = path
+            while h is not None and h not in known:
+                known.add(h)
+                children.setdefault(h.parent, []).append(h)
+                h = h.parent
+        # h is on the path ending at v iff first[h] <= first[v] <= last[h]
+        self._first: dict[Hyp, int] = {}
+        self._last: dict[Hyp, int] = {}
+        clock = 0
+        stack: list[tuple[Hyp, bool]] = [(r, False) for r in children.get(None, [])]
+        while stack:  # iterative: the tree is as deep as the program
+            h, left = stack.pop()
+            if left:
+                self._last[h] = clock - 1
+                continue
+            self._first[h] = clock
+            clock += 1
+            stack.append((h, True))
+            stack.extend((c, False) for c in children.get(h, []))
+        self._by_link: dict[FNode, list[_Part]] = {}
+        self._hubs_only: list[_Part] = []  # conjuncts about hubs only: always kept
+        for h in known:
+            for pos, c in enumerate(_conjuncts(h.formula)):
+                part = _Part((h.index, pos), h, c, _links(c))
+                if not part.links:
+                    self._hubs_only.append(part)
+                for link in part.links:
+                    self._by_link.setdefault(link, []).append(part)
+
+    def _on_path(self, h: Hyp, end: Hyp) -> bool:
+        return self._first[h] <= self._first[end] <= self._last[h]
+
+    def premises(self, hyps: Hyp | None, goal: FNode) -> list[FNode]:
+        """The conjuncts of the path that the goal depends on (module doc), in path order."""
+        if hyps is None:
+            return []
+        keep = {p.order: p for p in self._hubs_only if self._on_path(p.hyp, hyps)}
+        seen = set(_links(goal))
+        todo = list(seen)
+        while todo:
+            for part in self._by_link.get(todo.pop(), ()):
+                if part.order in keep or not self._on_path(part.hyp, hyps):
+                    continue
+                keep[part.order] = part
+                for link in part.links - seen:
+                    seen.add(link)
+                    todo.append(link)
+        return [keep[k].conjunct for k in sorted(keep)]
+
+    def formula(self, hyps: Hyp | None, goal: FNode) -> FNode:
+        """premises → goal: valid only if the whole VC is (a weaker VC)."""
+        m = self._env.formula_manager
+        return m.Implies(m.And(self.premises(hyps, goal)), goal)

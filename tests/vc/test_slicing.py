@@ -1,0 +1,96 @@
+"""Slices of VCs (`vc.slicing`): a weaker VC made of the conjuncts of the path that the goal
+depends on; constant in size for a loop among N sequential loops, while the path grows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline_kit import decide, kernel
+
+from hoaregpu.driver import fresh_env, load_kernels, prepare_kernel
+from hoaregpu.solvers import Outcome
+from hoaregpu.vc.generate import Vc, generate
+from hoaregpu.vc.goals import path_of
+from hoaregpu.vc.kinds import VcKind
+from hoaregpu.vc.slicing import Slicer
+
+SPECS = Path(__file__).resolve().parents[2] / "specs"
+
+
+def loops(k: int) -> str:
+    body = "\n".join(
+        f"    /*@ loop invariant 0 <= i{i} && i{i} <= n; */\n"
+        f"    for (int i{i} = 0; i{i} < n; i{i}++) {{ a[tid] = a[tid] + 1; }}"
+        for i in range(k)
+    )
+    return f"""/*@ requires n >= 0; ensures a[tid] >= 0; */
+__global__ void k(int *a, int n) {{
+    int x = a[tid];
+    int y = x + 1;
+{body}
+    //@ assert y == x + 1;
+}}
+"""
+
+
+def _conjuncts(vc: Vc) -> int:
+    return sum(len(h.args()) if h.is_and() else 1 for h in path_of(vc.hyps))
+
+
+def _last(vcs: list[Vc], kind: VcKind) -> Vc:
+    return [vc for vc in vcs if vc.kind is kind][-1]
+
+
+def test_a_loops_slice_is_as_large_with_5_loops_before_it_as_with_20() -> None:
+    sizes = {}
+    for k in (5, 20):
+        with fresh_env() as env:
+            vcs = generate(kernel(loops(k)), env)
+            vc = _last(vcs, VcKind.LOOP_INVARIANT_PRESERVED)
+            premises = Slicer(env, (v.hyps for v in vcs)).premises(vc.hyps, vc.obligation)
+            sizes[k] = (len(premises), _conjuncts(vc))
+    assert sizes[5][0] == sizes[20][0]  # the loop and its head only
+    assert sizes[20][1] > sizes[5][1]  # while the path grows with the loops before
+    assert sizes[20][0] < sizes[20][1]
+
+
+def test_a_slice_keeps_the_chain_of_definitions_and_the_requires_and_is_still_valid() -> None:
+    with fresh_env() as env:
+        vcs = generate(kernel(loops(3)), env)
+        slicer = Slicer(env, (vc.hyps for vc in vcs))
+        assertion = _last(vcs, VcKind.ASSERTION)
+        # y's definition reads x's: both kept, though three loops lie between them and the goal
+        premises = slicer.premises(assertion.hyps, assertion.obligation)
+        names = {s.symbol_name().split("!")[0] for p in premises for s in p.get_free_variables()}
+        assert {"x", "y"} <= names
+        assert not any(name.startswith("i") for name in names)  # the loops' counters: not needed
+        entry = next(vc for vc in vcs if vc.kind is VcKind.LOOP_INVARIANT_ENTRY)
+        # `0 <= 0 <= n` needs `n >= 0`, a conjunct about a hub only: kept
+        formulas = [slicer.formula(vc.hyps, vc.obligation) for vc in (assertion, entry)]
+        assert decide(formulas) == [Outcome.PROVED, Outcome.PROVED]
+
+
+def test_a_slice_is_weaker_a_refutation_of_it_says_nothing_of_the_vc() -> None:
+    # the dropped hypothesis (i0's invariant after the first loop, relating i0 and n only
+    # through the hub n) is what proves `n >= 0` here: the slice alone is not valid
+    src = """/*@ ensures n >= 0; */
+__global__ void k(int *a, int n) {
+    int i = 0;
+    /*@ loop invariant 0 <= i && i <= n; */
+    while (i < n) { i = i + 1; }
+}
+"""
+    with fresh_env() as env:
+        vcs = generate(kernel(src), env)
+        post = _last(vcs, VcKind.POSTCONDITION)
+        sliced = Slicer(env, (vc.hyps for vc in vcs)).formula(post.hyps, post.obligation)
+        assert decide([post.formula, sliced]) == [Outcome.PROVED, Outcome.REFUTED]
+
+
+def test_houdini_proves_on_slices_what_the_whole_vc_left_undecided() -> None:
+    # z3 runs out of its resource limit on the whole preservation VC of this candidate (the
+    # kernel's other facts about k), and proves its slice at once
+    path = str(SPECS / "all_none.cu")
+    (k,) = load_kernels(path)
+    prepared = prepare_kernel(path, k, None)
+    assert any("k % ntid == tid % ntid" in text for _, text in prepared.inferred_invariants)
