@@ -40,8 +40,9 @@ from .solvers.cache import ResultCache
 from .solvers.executor import LocalExecutor
 from .transform import make_monotonic
 from .unroll import unroll
-from .vc.generate import generate, precondition
+from .vc.generate import Vc, generate, precondition
 from .vc.kinds import Origin, VcKind
+from .vc.slicing import Slicer
 
 
 @contextmanager
@@ -116,21 +117,23 @@ def prepare_kernel(
             # another encoding worth racing, that VC's alternative is a standalone script
             script = KernelScript(encoded)
             texts = []
-            for vc in generate(source, env, launch):
-                if keep is not None and not keep(vc.origin):
-                    continue
+            generated = [vc for vc in generate(source, env, launch) if keep is None or keep(vc.origin)]
+            slicer = Slicer(env, (vc.hyps for vc in generated))
+            for vc in generated:
                 queries = [q.smt for q in vc.queries]
                 text = script.vc(vc.hyps, encoded(vc.obligation), queries)
                 alts: tuple[str, ...] = ()
                 names: tuple[str, ...] = ()
                 if len(encodings) > 1:
                     alts, names = encoder.race_alternatives(vc.formula, queries, encodings)
-                texts.append((vc, text, alts, names))
+                texts.append((vc, text, alts, names, _slices(slicer, vc, encoded)))
             prefix = script.text()
             prefixes.append(prefix)
             vcs += [
-                PreparedVc(vc.origin, text.body, vc.queries, vc.approximations, prefix, text.end, alts, names)
-                for vc, text, alts, names in texts
+                PreparedVc(
+                    vc.origin, text.body, vc.queries, vc.approximations, prefix, text.end, alts, names, slices
+                )
+                for vc, text, alts, names, slices in texts
             ]
     with fresh_env() as env:
         pre = precondition(kernel, env, n)
@@ -151,6 +154,23 @@ def prepare_kernel(
         access_facts.spans(kernel),
         race_program,
     )
+
+
+SLICE_MIN_PATH = 64  # conjuncts: on shorter paths a slice saves the solver little
+
+
+def _slices(slicer: Slicer, vc: Vc, encoded: Callable[[FNode], FNode]) -> tuple[str, ...]:
+    """The VC's slice as a standalone script, raced beside it (`SolveTask.weaker`), where it
+    keeps at most half of a long path: what makes the VCs of N sequential loops each as
+    long as the program, for a solver that must read it all."""
+    size = slicer.path_size(vc.hyps)
+    if size < SLICE_MIN_PATH:
+        return ()
+    premises = slicer.premises(vc.hyps, vc.obligation)
+    if 2 * len(premises) > size:
+        return ()
+    m = slicer.env.formula_manager
+    return (script_text(m.Not(encoded(m.Implies(m.And(premises), vc.obligation)))),)
 
 
 def prepare(
@@ -184,10 +204,17 @@ def solve(
     solver workers and raises `solvers.dispatch.Stopped` (for the language server)."""
     vcs = [(k, vc) for k in prepared for vc in k.vcs]
     tasks = [
-        SolveTask(vc.script, options.solver, vc.alternatives, vc.encodings)
+        SolveTask(vc.script, options.solver, vc.alternatives, vc.encodings, weaker=vc.slices)
         if not options.solver_options.incremental
         else SolveTask(
-            vc.script, options.solver, vc.alternatives, vc.encodings, vc.prefix, vc.prefix_end, vc.body
+            vc.script,
+            options.solver,
+            vc.alternatives,
+            vc.encodings,
+            vc.prefix,
+            vc.prefix_end,
+            vc.body,
+            weaker=vc.slices,
         )
         for _, vc in vcs
     ]

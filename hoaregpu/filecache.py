@@ -104,7 +104,9 @@ def _slim(k: KernelResult) -> KernelResult:
         if id(vc) not in slim:
             shown = vc.queries if id(vc) in refuted else ()  # a counterexample's, else none
             queries = tuple(replace(q, term=None) for q in shown)
-            slim[id(vc)] = replace(vc, body="", prefix="", prefix_end=0, alternatives=(), queries=queries)
+            slim[id(vc)] = replace(
+                vc, body="", prefix="", prefix_end=0, alternatives=(), slices=(), queries=queries
+            )
         return slim[id(vc)]
 
     prepared = replace(

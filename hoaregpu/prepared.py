@@ -43,6 +43,9 @@ class PreparedVc:
     # the same VC in other thread encodings, raced beside `script` (`smt.thread_encoding`)
     alternatives: tuple[str, ...] = field(default=(), repr=False)
     encodings: tuple[str, ...] = ()  # the names of `script`'s encoding and the alternatives'
+    # standalone scripts of the VC's slice (`vc.slicing`), where it leaves most of a long
+    # path out: its proof proves the VC (`SolveTask.weaker`)
+    slices: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def script(self) -> str:

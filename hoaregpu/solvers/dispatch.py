@@ -92,12 +92,14 @@ def _limit_worker(options: SolverOptions) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _worker(conn: Connection, name: str, scripts: tuple[str, ...], options: SolverOptions) -> None:
+def _worker(
+    conn: Connection, name: str, scripts: tuple[str, ...], options: SolverOptions, weaker_from: int
+) -> None:
     """Body of a worker process: solve one script, check a model, send the reply, exit."""
     reply: _Reply
     try:
         _limit_worker(options)
-        which, answer = race(get_backend(name), scripts, options)  # one script: no race
+        which, answer = race(get_backend(name), scripts, options, weaker_from)  # one script: no race
         if answer.outcome is Outcome.REFUTED:
             checked = _checked(conn, name, scripts[which], answer, options)
             reply = (*checked[:4], which, checked[5])
@@ -271,7 +273,11 @@ def solve_many(
         which: int = 0,
         configuration: str = "",
     ) -> None:
-        names = tasks[run.index].encodings
+        task = tasks[run.index]
+        if which > len(task.alternatives):
+            encoding = "slice"  # `SolveTask.weaker`
+        else:
+            encoding = task.encodings[which] if which < len(task.encodings) else ""
         answers[run.index][run.name] = SolverResult(
             outcome=outcome,
             solver=run.name,
@@ -280,7 +286,7 @@ def solve_many(
             message=message,
             version=versions[run.name],
             model_check=check if outcome is Outcome.REFUTED else "",
-            encoding=names[which] if which < len(names) else "",
+            encoding=encoding,
             configuration=configuration,
         )
 
@@ -331,7 +337,9 @@ def solve_many(
                 receiver, sender = ctx.Pipe(duplex=False)
                 script = tasks[index].script
                 scripts = (script, *tasks[index].alternatives)
-                process = ctx.Process(target=_worker, args=(sender, name, scripts, options))
+                weaker_from = len(scripts)
+                scripts += tasks[index].weaker
+                process = ctx.Process(target=_worker, args=(sender, name, scripts, options, weaker_from))
                 start = time.monotonic()
                 first_start.setdefault(index, start)
                 process.start()

@@ -10,6 +10,11 @@ settles the VC and the other children are killed. Since the encodings are equiva
 (model-checked) refutation is the VC's; two children that answer PROVED and REFUTED are a
 disagreement, an ERROR, never resolved silently.
 
+A task's *weaker* scripts (`SolveTask.weaker`: slices of the VC, `vc.slicing`) race the
+same way, but only their proof counts: a VC whose slice is valid is valid, while a
+countermodel of a slice may violate a hypothesis the slice left out, so their refutation
+is taken as UNKNOWN and the race goes on.
+
 The children share the worker's process group, so the dispatcher's kill at the deadline
 reaches them (and any solver binary they started) too; they count as one worker for `jobs`.
 """
@@ -53,8 +58,15 @@ def _child(conn: Connection, backend: Backend, script: str, options: SolverOptio
         os._exit(0)
 
 
-def race(backend: Backend, scripts: Sequence[str], options: SolverOptions) -> tuple[int, Answer]:
-    """The answer for the VC and the index of the script that gave it."""
+WEAKER_REFUTED = "a slice of the VC has a countermodel, which may violate a hypothesis it left out"
+
+
+def race(
+    backend: Backend, scripts: Sequence[str], options: SolverOptions, weaker_from: int | None = None
+) -> tuple[int, Answer]:
+    """The answer for the VC and the index of the script that gave it; the scripts from
+    `weaker_from` on are weaker than the VC (module doc)."""
+    weaker = len(scripts) if weaker_from is None else weaker_from
     if len(scripts) == 1:
         return 0, backend.solve(scripts[0], options)
     ctx = multiprocessing.get_context("fork")
@@ -81,6 +93,8 @@ def race(backend: Backend, scripts: Sequence[str], options: SolverOptions) -> tu
                 index, process = children.pop(conn)
                 try:
                     answer: Answer = conn.recv()
+                    if index >= weaker and answer.outcome is Outcome.REFUTED:
+                        answer = Answer(Outcome.UNKNOWN, message=WEAKER_REFUTED)
                     answers[index] = answer
                 except (EOFError, OSError):
                     code = process.exitcode

@@ -57,12 +57,13 @@ class _Part(NamedTuple):
 
 class Slicer:
     """Slices of the VCs of one kernel (in one pySMT environment), given the VCs' paths. The
-    conjuncts of every hypothesis are indexed by their links once, and the tree the paths
-    form is numbered (an Euler tour), so that a slice costs what it keeps, not the length of
-    its path: N sequential loops would otherwise make the slices of their VCs quadratic."""
+    tree the paths form is numbered (an Euler tour) and the conjuncts of every hypothesis
+    are indexed by their links once (when a first slice is asked for), so that a slice
+    costs what it keeps, not the length of its path: N sequential loops would otherwise make
+    the slices of their VCs quadratic."""
 
     def __init__(self, env: Environment, paths: Iterable[Hyp | None]) -> None:
-        self._env = env
+        self.env = env
         children: dict[Hyp | None, list[Hyp]] = {}
         known: set[Hyp] = set()
         for path in paths:
@@ -85,15 +86,29 @@ class Slicer:
             clock += 1
             stack.append((h, True))
             stack.extend((c, False) for c in children.get(h, []))
-        self._by_link: dict[FNode, list[_Part]] = {}
+        self._parts: dict[Hyp, list[FNode]] = {}
+        self._size: dict[Hyp, int] = {}  # conjuncts on the path ending at the hypothesis
+        for h in sorted(known, key=lambda h: self._first[h]):  # parents first
+            parts = self._parts[h] = _conjuncts(h.formula)
+            self._size[h] = len(parts) + (self._size[h.parent] if h.parent is not None else 0)
+        self._by_link: dict[FNode, list[_Part]] | None = None  # on the first slice asked for
         self._hubs_only: list[_Part] = []  # conjuncts about hubs only: always kept
-        for h in known:
-            for pos, c in enumerate(_conjuncts(h.formula)):
-                part = _Part((h.index, pos), h, c, _links(c))
-                if not part.links:
-                    self._hubs_only.append(part)
-                for link in part.links:
-                    self._by_link.setdefault(link, []).append(part)
+
+    def _index(self) -> dict[FNode, list[_Part]]:
+        if self._by_link is None:
+            self._by_link = {}
+            for h, parts in self._parts.items():
+                for pos, c in enumerate(parts):
+                    part = _Part((h.index, pos), h, c, _links(c))
+                    if not part.links:
+                        self._hubs_only.append(part)
+                    for link in part.links:
+                        self._by_link.setdefault(link, []).append(part)
+        return self._by_link
+
+    def path_size(self, hyps: Hyp | None) -> int:
+        """The number of conjuncts on the path (what a slice is measured against)."""
+        return self._size[hyps] if hyps is not None else 0
 
     def _on_path(self, h: Hyp, end: Hyp) -> bool:
         return self._first[h] <= self._first[end] <= self._last[h]
@@ -102,11 +117,12 @@ class Slicer:
         """The conjuncts of the path that the goal depends on (module doc), in path order."""
         if hyps is None:
             return []
+        by_link = self._index()
         keep = {p.order: p for p in self._hubs_only if self._on_path(p.hyp, hyps)}
         seen = set(_links(goal))
         todo = list(seen)
         while todo:
-            for part in self._by_link.get(todo.pop(), ()):
+            for part in by_link.get(todo.pop(), ()):
                 if part.order in keep or not self._on_path(part.hyp, hyps):
                     continue
                 keep[part.order] = part
@@ -117,5 +133,5 @@ class Slicer:
 
     def formula(self, hyps: Hyp | None, goal: FNode) -> FNode:
         """premises → goal: valid only if the whole VC is (a weaker VC)."""
-        m = self._env.formula_manager
+        m = self.env.formula_manager
         return m.Implies(m.And(self.premises(hyps, goal)), goal)

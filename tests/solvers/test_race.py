@@ -68,3 +68,20 @@ def test_solve_many_names_the_encoding_that_answered() -> None:
     )
     [result] = solve_many([task], OPTS)
     assert result.outcome is Outcome.PROVED and result.encoding == "symbolic"
+
+
+def test_a_weaker_scripts_refutation_is_no_refutation_of_the_vc() -> None:
+    # a slice's countermodel may violate a hypothesis the slice left out
+    which, answer = race(RaceBackend(), ["unknown 0.3", "refuted 0"], OPTS, weaker_from=1)
+    assert answer.outcome is Outcome.UNKNOWN
+    which, answer = race(RaceBackend(), ["refuted 0.5", "refuted 0"], OPTS, weaker_from=1)
+    assert (which, answer.outcome) == (0, Outcome.REFUTED)  # the VC's own refutation still counts
+
+
+def test_a_weaker_scripts_proof_proves_the_vc_and_is_named_slice() -> None:
+    task = SolveTask("unknown 1", "test-race", weaker=("proved 0",))
+    [result] = solve_many([task], OPTS)
+    assert result.outcome is Outcome.PROVED and result.encoding == "slice"
+    task = SolveTask("unknown 0", "test-race", weaker=("refuted 0",))
+    [result] = solve_many([task], OPTS)
+    assert result.outcome is Outcome.UNKNOWN

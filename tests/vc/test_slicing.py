@@ -8,7 +8,7 @@ from pathlib import Path
 from pipeline_kit import decide, kernel
 
 from hoaregpu.driver import fresh_env, load_kernels, prepare_kernel
-from hoaregpu.solvers import Outcome
+from hoaregpu.solvers import Outcome, SolverOptions, SolveTask, solve_many
 from hoaregpu.vc.generate import Vc, generate
 from hoaregpu.vc.goals import path_of
 from hoaregpu.vc.kinds import VcKind
@@ -94,3 +94,17 @@ def test_houdini_proves_on_slices_what_the_whole_vc_left_undecided() -> None:
     (k,) = load_kernels(path)
     prepared = prepare_kernel(path, k, None)
     assert any("k % ntid == tid % ntid" in text for _, text in prepared.inferred_invariants)
+
+
+def test_the_late_vcs_of_a_long_kernel_carry_their_slice_and_it_proves(tmp_path: Path) -> None:
+    path = tmp_path / "loops.cu"
+    path.write_text(loops(40))
+    (k,) = load_kernels(str(path))
+    prepared = prepare_kernel(str(path), k, None, check_races=False)
+    sliced = [vc for vc in prepared.vcs if vc.slices]
+    assert prepared.vcs[0].slices == ()  # a short path: no slice
+    assert len(sliced) > len(prepared.vcs) // 2
+    assert all(len(vc.slices[0]) < len(vc.script) / 4 for vc in sliced)
+    invariants = [vc for vc in sliced if vc.origin.kind is not VcKind.POSTCONDITION]  # (a false one)
+    tasks = [SolveTask(vc.slices[0], "z3") for vc in invariants[-3:]]
+    assert [r.outcome for r in solve_many(tasks, SolverOptions(timeout=20.0))] == [Outcome.PROVED] * 3
