@@ -112,7 +112,9 @@ def race(
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(left.pid, signal.SIGKILL)
             left.join()
-    return settle(answers)
+    # undecided, the VC's own answers say more than its slices' (a timeout stays a timeout)
+    own = {i: a for i, a in answers.items() if i < weaker or a.outcome is Outcome.PROVED}
+    return settle(own or answers)
 
 
 def settle(answers: dict[int, Answer]) -> tuple[int, Answer]:

@@ -85,3 +85,8 @@ def test_a_weaker_scripts_proof_proves_the_vc_and_is_named_slice() -> None:
     task = SolveTask("unknown 0", "test-race", weaker=("refuted 0",))
     [result] = solve_many([task], OPTS)
     assert result.outcome is Outcome.UNKNOWN
+
+
+def test_an_undecided_vc_reports_its_own_answer_not_its_slices() -> None:
+    which, answer = race(RaceBackend(), ["timeout 0.3", "refuted 0"], OPTS, weaker_from=1)
+    assert (which, answer.outcome) == (0, Outcome.TIMEOUT)
