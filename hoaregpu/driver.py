@@ -160,9 +160,9 @@ SLICE_MIN_PATH = 64  # conjuncts: on shorter paths a slice saves the solver litt
 
 
 def _slices(slicer: Slicer, vc: Vc, encoded: Callable[[FNode], FNode]) -> tuple[str, ...]:
-    """The VC's slice as a standalone script, raced beside it (`SolveTask.weaker`), where it
-    keeps at most half of a long path: what makes the VCs of N sequential loops each as
-    long as the program, for a solver that must read it all."""
+    """The VC's slice as a standalone script, tried before it (`SolveTask.weaker`), where it
+    keeps at most half of a long path: the VCs of N sequential loops are each as long as
+    the program, which a solver must read whole, and most of it is about other loops."""
     size = slicer.path_size(vc.hyps)
     if size < SLICE_MIN_PATH:
         return ()

@@ -10,10 +10,11 @@ settles the VC and the other children are killed. Since the encodings are equiva
 (model-checked) refutation is the VC's; two children that answer PROVED and REFUTED are a
 disagreement, an ERROR, never resolved silently.
 
-A task's *weaker* scripts (`SolveTask.weaker`: slices of the VC, `vc.slicing`) race the
-same way, but only their proof counts: a VC whose slice is valid is valid, while a
-countermodel of a slice may violate a hypothesis the slice left out, so their refutation
-is taken as UNKNOWN and the race goes on.
+A task's *weaker* scripts (`SolveTask.weaker`: slices of the VC, `vc.slicing`) start
+first, and the VC's own scripts after `STAGGER_SECONDS` or as soon as the slice is done:
+only a slice's proof counts (a VC whose slice is valid is valid), while its countermodel
+may violate a hypothesis the slice left out, so its refutation is taken as UNKNOWN and
+the race goes on.
 
 The children share the worker's process group, so the dispatcher's kill at the deadline
 reaches them (and any solver binary they started) too; they count as one worker for `jobs`.
@@ -82,8 +83,11 @@ def race(
         sender.close()
         children[receiver] = (index, child)
 
-    spawn(0)
-    waiting = list(range(1, len(scripts)))  # alternatives not started yet
+    # a slice first, alone while it is quick: its proof spares the solver reading the VC's
+    # whole path; then the VC and its encodings (at once if the slice is done)
+    order = [*range(weaker, len(scripts)), *range(weaker)]
+    spawn(order[0])
+    waiting = order[1:]  # not started yet
     answers: dict[int, Answer] = {}
     try:
         while children or waiting:
