@@ -166,8 +166,8 @@ def _slices(slicer: Slicer, vc: Vc, encoded: Callable[[FNode], FNode]) -> tuple[
     size = slicer.path_size(vc.hyps)
     if size < SLICE_MIN_PATH:
         return ()
-    premises = slicer.premises(vc.hyps, vc.obligation)
-    if 2 * len(premises) > size:
+    premises = slicer.premises(vc.hyps, vc.obligation, most=size // 2)
+    if premises is None:
         return ()
     m = slicer.env.formula_manager
     return (script_text(m.Not(encoded(m.Implies(m.And(premises), vc.obligation)))),)

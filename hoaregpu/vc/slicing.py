@@ -113,8 +113,9 @@ class Slicer:
     def _on_path(self, h: Hyp, end: Hyp) -> bool:
         return self._first[h] <= self._first[end] <= self._last[h]
 
-    def premises(self, hyps: Hyp | None, goal: FNode) -> list[FNode]:
-        """The conjuncts of the path that the goal depends on (module doc), in path order."""
+    def premises(self, hyps: Hyp | None, goal: FNode, most: int | None = None) -> list[FNode] | None:
+        """The conjuncts of the path that the goal depends on (module doc), in path order;
+        None once they are more than `most`."""
         if hyps is None:
             return []
         by_link = self._index()
@@ -126,6 +127,8 @@ class Slicer:
                 if part.order in keep or not self._on_path(part.hyp, hyps):
                     continue
                 keep[part.order] = part
+                if most is not None and len(keep) > most:
+                    return None
                 for link in part.links - seen:
                     seen.add(link)
                     todo.append(link)
@@ -134,4 +137,4 @@ class Slicer:
     def formula(self, hyps: Hyp | None, goal: FNode) -> FNode:
         """premises → goal: valid only if the whole VC is (a weaker VC)."""
         m = self.env.formula_manager
-        return m.Implies(m.And(self.premises(hyps, goal)), goal)
+        return m.Implies(m.And(self.premises(hyps, goal) or ()), goal)

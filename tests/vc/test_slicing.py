@@ -48,6 +48,7 @@ def test_a_loops_slice_is_as_large_with_5_loops_before_it_as_with_20() -> None:
             vcs = generate(kernel(loops(k)), env)
             vc = _last(vcs, VcKind.LOOP_INVARIANT_PRESERVED)
             premises = Slicer(env, (v.hyps for v in vcs)).premises(vc.hyps, vc.obligation)
+            assert premises is not None
             sizes[k] = (len(premises), _conjuncts(vc))
     assert sizes[5][0] == sizes[20][0]  # the loop and its head only
     assert sizes[20][1] > sizes[5][1]  # while the path grows with the loops before
@@ -61,6 +62,8 @@ def test_a_slice_keeps_the_chain_of_definitions_and_the_requires_and_is_still_va
         assertion = _last(vcs, VcKind.ASSERTION)
         # y's definition reads x's: both kept, though three loops lie between them and the goal
         premises = slicer.premises(assertion.hyps, assertion.obligation)
+        assert premises is not None
+        assert slicer.premises(assertion.hyps, assertion.obligation, most=len(premises) - 1) is None
         names = {s.symbol_name().split("!")[0] for p in premises for s in p.get_free_variables()}
         assert {"x", "y"} <= names
         assert not any(name.startswith("i") for name in names)  # the loops' counters: not needed
