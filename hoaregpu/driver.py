@@ -307,7 +307,8 @@ def settle_any_cell(k: PreparedKernel, r: VcResult) -> VcResult:
 
 
 def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[Path]:
-    """Write each VC's script as DIR/<file-stem>/<kernel>/<NN>-<kind>-L<line>.smt2 (runnable as is)."""
+    """Write each VC's script as DIR/<file-stem>/<kernel>/<NN>-<kind>-L<line>.smt2 (runnable as
+    is), and its slice, if it has one, beside it as <NN>-<kind>-L<line>.slice.smt2."""
     written: list[Path] = []
     for k in prepared:
         folder = Path(directory) / Path(k.path).stem / k.kernel.name
@@ -316,6 +317,9 @@ def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[
             path = folder / f"{n:02d}-{vc.origin.kind.value}-L{vc.origin.span.line}.smt2"
             path.write_text(vc.script, encoding="utf-8")
             written.append(path)
+            for text in vc.slices:
+                written.append(path.with_suffix(".slice.smt2"))
+                written[-1].write_text(text, encoding="utf-8")
     return written
 
 

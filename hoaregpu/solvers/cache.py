@@ -27,7 +27,8 @@ from hoaregpu.solvers.outcome import Outcome, SolverResult, Value
 
 ENV_VAR = "HOAREGPU_CACHE_DIR"
 DEFAULT_DIR = ".hoaregpu-cache"
-FORMAT = 3  # 2: refutations carry their model check; 3: budget-free keys, undecided answers
+FORMAT = 4  # 2: refutations carry their model check; 3: budget-free keys, undecided answers;
+# 4: a long kernel's VCs are tried on their slice first (undecided answers of before are stale)
 
 
 def default_dir() -> Path:

@@ -120,6 +120,8 @@ class Slicer:
             return []
         by_link = self._index()
         keep = {p.order: p for p in self._hubs_only if self._on_path(p.hyp, hyps)}
+        if most is not None and len(keep) > most:
+            return None
         seen = set(_links(goal))
         todo = list(seen)
         while todo:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline_kit import decide, kernel
+from pipeline_kit import decide, kernel, verified
 
-from hoaregpu.driver import fresh_env, load_kernels, prepare_kernel
+from hoaregpu.driver import dump_smt, fresh_env, load_kernels, prepare_kernel
 from hoaregpu.solvers import Outcome, SolverOptions, SolveTask, solve_many
 from hoaregpu.vc.generate import Vc, generate
 from hoaregpu.vc.goals import path_of
@@ -110,4 +110,23 @@ def test_the_late_vcs_of_a_long_kernel_carry_their_slice_and_it_proves(tmp_path:
     assert all(len(vc.slices[0]) < len(vc.script) / 4 for vc in sliced)
     invariants = [vc for vc in sliced if vc.origin.kind is not VcKind.POSTCONDITION]  # (a false one)
     tasks = [SolveTask(vc.slices[0], "z3") for vc in invariants[-3:]]
+    dumped = dump_smt([prepared], tmp_path / "dump")
+    assert sum(p.name.endswith(".slice.smt2") for p in dumped) == len(sliced)
     assert [r.outcome for r in solve_many(tasks, SolverOptions(timeout=20.0))] == [Outcome.PROVED] * 3
+
+
+def test_houdini_keeps_a_candidate_whose_slice_has_a_countermodel_but_whose_vc_holds(
+    tmp_path: Path,
+) -> None:
+    # `x <= m` at the loop's entry needs `n <= m`, which reaches it only through y (its
+    # definition and the assumption): the slice leaves them out, the whole VC proves it
+    src = """__global__ void k(int *a, int n, int m) {
+    int y = n;
+    //@ assume y <= m;
+    int x = n;
+    while (x < m) { x = x + 1; }
+    //@ assert x == m;
+}
+"""
+    (result,) = verified(tmp_path, src, check_races=False).values()
+    assert [r.result.outcome for r in result.results] == [Outcome.PROVED] * len(result.results)
