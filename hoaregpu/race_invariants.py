@@ -16,11 +16,10 @@ its invariants. Users do not write those; they are inferred here, from candidate
   the loop changes and whose `S` and `r` it does not (`p[i * blockDim.x + threadIdx.x]`).
 
 `houdini` proves the candidates' entry and preservation VCs (z3, a resource limit; on the
-VC's slice first, `vc.slicing`), drops
-every candidate that is not proved, and repeats until the rest is inductive. The survivors
-stay in the kernel as loop invariants, so their VCs are proved once more with the solver the
-user chose: an inferred invariant never makes a kernel verify unless it is proved like a
-user's (issue 11, item 4).
+VC's slice first, `vc.slicing`), drops every candidate that is not proved, and repeats
+until the rest is inductive. The survivors stay in the kernel as loop invariants, so their
+VCs are proved once more with the solver the user chose: an inferred invariant never makes
+a kernel verify unless it is proved like a user's (issue 11, item 4).
 """
 
 from __future__ import annotations

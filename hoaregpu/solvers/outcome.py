@@ -38,7 +38,7 @@ class SolveTask:
     prefix: str = field(default="", repr=False, compare=False)
     prefix_end: int = 0
     body: str = field(default="", repr=False)
-    # scripts of weaker VCs (slices, `vc.slicing`), raced beside `script` and the
+    # scripts of weaker VCs (slices, `vc.slicing`), tried before `script` and the
     # alternatives: their proof proves the VC, their refutation says nothing (`solvers.race`)
     weaker: tuple[str, ...] = field(default=(), repr=False)
 
