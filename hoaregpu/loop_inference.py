@@ -6,7 +6,9 @@ invariant `true` by H-WHILE, which forgets everything about the variables it ass
 kernel as plain as `for (int i = 0; i < n; i++) __assert(i >= 0);` then fails, and every
 barrier in a loop whose counter all threads share is reported as divergent. GPUVerify infers
 the invariants such loops need; so does this pass (issue 11, item 4), from candidates read
-off the loop (`candidates`), for each per-thread scalar `v` the body assigns. A loop with
+off the loop (`candidates`), for each per-thread scalar `v` the body assigns whose value
+at the loop head is read (not an inner loop's counter, set anew in every iteration and
+read nowhere after: `dead_at_head`; no invariant about it can help a VC). A loop with
 invariants of the user's gets candidates too, about the variables those invariants do not
 read (as GPUVerify, which infers beside a user's invariants: its
 `inference_tests/disabled_invariant` states an access fact only and needs the counter's
@@ -32,7 +34,7 @@ take a survivor for one of its own candidates).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 
 from . import core
 from .errors import Span
@@ -61,6 +63,74 @@ def _plus(t: Term, k: int) -> Term:
     return t if k == 0 else Binary(BinOp.ADD, t, IntLit(k))
 
 
+def _mentions(x: object, out: set[str]) -> set[str]:
+    """Every variable name a statement, formula or term reads or assigns, nested ones too
+    (whatever the statement kind: a field holding a term, formula or statement is walked)."""
+    todo = [x]
+    while todo:
+        y = todo.pop()
+        if isinstance(y, Term):
+            out |= variable_names(y)
+        elif isinstance(y, core.Formula):
+            out |= variable_names(y.term)
+        elif isinstance(y, tuple | list):
+            todo.extend(y)
+        elif is_dataclass(y) and not isinstance(y, type):
+            if isinstance(y, core.Assign):
+                out.add(y.target)
+            if isinstance(y, core.Opaque):
+                out.update(y.havoc)
+            todo.extend(getattr(y, f.name) for f in fields(y))
+    return out
+
+
+def _stmts(s: core.Stmt) -> tuple[core.Stmt, ...]:
+    return s.stmts if isinstance(s, core.Seq) else (s,)
+
+
+def _dead_in(stmts: tuple[core.Stmt, ...], v: str) -> bool:
+    """No statement of the sequence reads the value `v` has before it: the first one that
+    mentions `v` assigns it from what does not read it, or every one before that is a loop
+    whose head does not mention `v` and whose body is such a sequence (`for (int j = 0; ...)`
+    of an inner loop, nested at any depth)."""
+    for s in stmts:
+        if v not in _mentions(s, set()):
+            continue
+        if isinstance(s, core.Assign) and s.target == v and not s.indices:
+            return v not in variable_names(s.value)
+        if isinstance(s, core.While) and v not in _mentions(_heads(s), set()) and _dead_in(_stmts(s.body), v):
+            continue
+        return False
+    return True
+
+
+def dead_at_head(kernel: core.Kernel, loop: core.While, changed: set[str]) -> set[str]:
+    """The variables `changed` by the loop whose value at its head no one reads: not its
+    body (`_dead_in`), and nothing outside the body (so the value a thread keeps when it
+    leaves the loop is not read either). No invariant about them can help a VC."""
+    dead = {v for v in changed if _dead_in(_stmts(loop.body), v)}
+    if not dead:
+        return dead
+    inside = {id(x) for x in core.statements(loop.body)}
+    outside: set[str] = set()
+    for s in core.statements(kernel.body):
+        if id(s) in inside or isinstance(s, core.Seq):
+            continue
+        _mentions(_heads(s) if isinstance(s, core.While | core.If | core.Opaque) else s, outside)
+    _mentions((kernel.requires, kernel.ensures), outside)
+    return dead - outside
+
+
+def _heads(s: core.Stmt) -> object:
+    """What a compound statement mentions itself (its parts are visited on their own)."""
+    if isinstance(s, core.While):
+        return (s.cond, s.invariants)
+    if isinstance(s, core.If):
+        return s.cond
+    assert isinstance(s, core.Opaque)
+    return tuple(getattr(s, f.name) for f in fields(s) if f.name != "body")
+
+
 def _initial(before: tuple[core.Stmt, ...], v: str, changed: set[str]) -> Term | None:
     """`e0` of the last `v = e0` among the statements before the loop, if nothing between
     assigns `v` or what `e0` reads, and the loop changes nothing `e0` reads."""
@@ -79,16 +149,23 @@ def _initial(before: tuple[core.Stmt, ...], v: str, changed: set[str]) -> Term |
 
 
 def candidates(
-    kernel: core.Kernel, loop: core.While, before: tuple[core.Stmt, ...], said: frozenset[str] = frozenset()
+    kernel: core.Kernel,
+    loop: core.While,
+    before: tuple[core.Stmt, ...],
+    said: frozenset[str] = frozenset(),
+    original: core.While | None = None,
 ) -> list[Term]:
     """The candidate invariants of `loop` (module doc); `before`: the statements before it in
     its sequence; `said`: the variables the user's invariants of the loop read (none is
     guessed about)."""
     changed = core.assigned_vars(loop.body)
+    # (on the loop as in `kernel`: `loop`'s inner loops may carry candidates already)
+    dead = dead_at_head(kernel, original or loop, changed)
     scalars = sorted(
         v
         for v in changed
         if v not in said
+        and v not in dead
         and kernel.has_decl(v)
         and kernel.decl(v).kind is core.VarKind.LOCAL
         and kernel.decl(v).dim == 0
@@ -150,7 +227,7 @@ def with_candidates(
             else:
                 return loop
             guessed = list(s.invariants)
-            for t in candidates(kernel, loop, before, said):
+            for t in candidates(kernel, loop, before, said, s):
                 col = FUNCTIONAL_COL + len(found)
                 note = f"the inferred invariant {show_term(t)}"
                 clause = core.Formula(t, Span(span.path, span.line, col, (*span.context, note)))

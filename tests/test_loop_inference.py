@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-from pipeline_kit import line_of, source
+from pipeline_kit import kernel, line_of, source
 
+from hoaregpu.core import While, assigned_vars, statements
 from hoaregpu.driver import KernelResult, RunResult, VerifyOptions, kernel_launch, load_kernels, verify
-from hoaregpu.loop_inference import FUNCTIONAL_COL, survivors, with_candidates
+from hoaregpu.loop_inference import FUNCTIONAL_COL, dead_at_head, survivors, with_candidates
 from hoaregpu.pretty import show_term
 from hoaregpu.report import render_json
 from hoaregpu.solvers import Outcome
@@ -174,3 +176,40 @@ def test_a_wrong_user_invariant_beside_inferred_ones_still_fails(tmp_path: Path)
     k = run(tmp_path, bug)
     assert k.verdict == "failed"
     assert ("loop-invariant-preserved", line_of(bug, "seen <= 3")) in refuted(k)
+
+
+def _loops(src: str) -> tuple[Any, list[Any]]:
+    k = kernel(src)
+    return k, [s for s in statements(k.body) if isinstance(s, While)]
+
+
+def test_no_candidate_about_a_variable_dead_at_the_loop_head() -> None:
+    # the inner counters are set before any read in each iteration and read nowhere after:
+    # an invariant about their value at the outer head cannot help a VC
+    k, (outer, middle, inner) = _loops(
+        """
+        __global__ void k(int *a, int n) {
+            int last = 0;
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    for (int l = 0; l < n; l++) { a[threadIdx.x] = l; }
+                }
+                last = i;
+            }
+            a[0] = last;
+        }
+        """
+    )
+    assert dead_at_head(k, outer, assigned_vars(outer.body)) == {"j", "l"}
+    assert dead_at_head(k, middle, assigned_vars(middle.body)) == {"l"}
+    assert dead_at_head(k, inner, assigned_vars(inner.body)) == set()
+    # `last` is read after the loop; a counter read before it is set is not dead either
+    k, (loop,) = _loops(
+        """
+        __global__ void k(int *a, int n) {
+            int x = 0;
+            for (int i = 0; i < n; i++) { a[i] = x; x = 1; }
+        }
+        """
+    )
+    assert dead_at_head(k, loop, assigned_vars(loop.body)) == set()
