@@ -88,17 +88,28 @@ def _stmts(s: core.Stmt) -> tuple[core.Stmt, ...]:
     return s.stmts if isinstance(s, core.Seq) else (s,)
 
 
-def _dead_in(stmts: tuple[core.Stmt, ...], v: str) -> bool:
+def _mentioned(s: core.Stmt, memo: dict[int, set[str]]) -> set[str]:
+    found = memo.get(id(s))
+    if found is None:
+        found = memo[id(s)] = _mentions(s, set())
+    return found
+
+
+def _dead_in(stmts: tuple[core.Stmt, ...], v: str, memo: dict[int, set[str]]) -> bool:
     """No statement of the sequence reads the value `v` has before it: the first one that
     mentions `v` assigns it from what does not read it, or every one before that is a loop
     whose head does not mention `v` and whose body is such a sequence (`for (int j = 0; ...)`
     of an inner loop, nested at any depth)."""
     for s in stmts:
-        if v not in _mentions(s, set()):
+        if v not in _mentioned(s, memo):
             continue
         if isinstance(s, core.Assign) and s.target == v and not s.indices:
             return v not in variable_names(s.value)
-        if isinstance(s, core.While) and v not in _mentions(_heads(s), set()) and _dead_in(_stmts(s.body), v):
+        if (
+            isinstance(s, core.While)
+            and v not in _mentions(_heads(s), set())
+            and _dead_in(_stmts(s.body), v, memo)
+        ):
             continue
         return False
     return True
@@ -108,7 +119,8 @@ def dead_at_head(kernel: core.Kernel, loop: core.While, changed: set[str]) -> se
     """The variables `changed` by the loop whose value at its head no one reads: not its
     body (`_dead_in`), and nothing outside the body (so the value a thread keeps when it
     leaves the loop is not read either). No invariant about them can help a VC."""
-    dead = {v for v in changed if _dead_in(_stmts(loop.body), v)}
+    memo: dict[int, set[str]] = {}  # each statement's mentions once, not once per variable
+    dead = {v for v in changed if _dead_in(_stmts(loop.body), v, memo)}
     if not dead:
         return dead
     inside = {id(x) for x in core.statements(loop.body)}
