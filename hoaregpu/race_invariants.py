@@ -237,8 +237,8 @@ class _Prover:
         self._ctx = z3.Context()
         self._converter = Z3Converter(env, z3_ctx=self._ctx)
 
-    def check(self, formula: Any) -> str:
-        """'valid', 'invalid' (z3 found a countermodel) or 'unknown' (out of its limits)."""
+    def proved(self, formula: Any) -> bool:
+        """z3 proves `formula` valid within its limits."""
         z3 = self._z3
         solver = z3.Solver(ctx=self._ctx)
         solver.set("model", True)
@@ -247,8 +247,7 @@ class _Prover:
         solver.set("timeout", int(HOUDINI_TIMEOUT * 1000))
         solver.set("rlimit", HOUDINI_RLIMIT)
         solver.add(z3.Not(self._converter.convert(formula)))
-        answer = solver.check()
-        return "valid" if answer == z3.unsat else "invalid" if answer == z3.sat else "unknown"
+        return bool(solver.check() == z3.unsat)
 
 
 def houdini(kernel: core.Kernel, launch: Launch, candidates: dict[int, core.Formula]) -> core.Kernel:
@@ -299,7 +298,7 @@ def _proved(vc: Vc, slicer: Slicer, prover: _Prover, expand: Any) -> bool:
     loops: 28 s of CPU, was 1,384 s."""
 
     def valid(f: Any) -> bool:
-        return prover.check(expand.walk(f) if expand is not None else f) == "valid"
+        return prover.proved(expand.walk(f) if expand is not None else f)
 
     return valid(slicer.formula(vc.hyps, vc.obligation)) or valid(vc.formula)
 
