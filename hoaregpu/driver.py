@@ -31,6 +31,7 @@ from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcRes
 from .race_instrument import Site
 from .race_invariants import survivors
 from .races import SAME_VALUE, race_kernel, race_vcs, with_blocks
+from .smt.affine_quant import AffineHypotheses
 from .smt.script import KernelScript
 from .smt.smtlib import script_text
 from .smt.speed import install as install_direct_walks
@@ -119,9 +120,10 @@ def prepare_kernel(
             texts = []
             generated = [vc for vc in generate(source, env, launch) if keep is None or keep(vc.origin)]
             slicer = Slicer(env, (vc.hyps for vc in generated))
+            affine = AffineHypotheses(env, slicer.hypotheses(), encoded, slicer.on_path)
             for vc in generated:
                 queries = [q.smt for q in vc.queries]
-                text = script.vc(vc.hyps, encoded(vc.obligation), queries)
+                text = script.vc(vc.hyps, affine.goal(vc.hyps, encoded(vc.obligation)), queries)
                 alts: tuple[str, ...] = ()
                 names: tuple[str, ...] = ()
                 if len(encodings) > 1:

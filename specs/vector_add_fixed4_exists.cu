@@ -1,8 +1,9 @@
 // expect: verified
-// allow-unknown: z3,cvc5 loop-invariant-preserved:11 postcondition:7 -- both need the existential witness l + 1 (or j / 4), which neither solver instantiates
+// allow-unknown: cvc5 loop-invariant-preserved:12 -- cvc5 leaves the rewritten goal (witness (k - tid) / 4) undecided in 10 s; z3 proves it in 0.1 s
 // Paper §3.3.1 vector addition with the paper's own invariant, for 4 threads:
 // k == l*4 + tid for some iteration count l, and the l indices handled so far are done.
-// The existential must be re-instantiated with l + 1 in the preservation check.
+// The witness l + 1 of the preservation check and the postcondition's instance m = j / 4
+// come from the affine rewrites of the quantifiers (hoaregpu/smt/affine_quant.py).
 /*@ requires gridDim.x == 1; requires blockDim.x == 4;
     ensures \forall int j; 0 <= j < n ==> c[j] == a[j] + b[j];
 */

@@ -7,9 +7,11 @@ minutes to a race of `p[gid + 1]` with `p[gid]`, and planted bugs in tiled kerne
 undecided. But the usual stores of GPU code name their writer: `a[gid]`, `t[tid - 4]`,
 `s[threadIdx.y][threadIdx.x]`, `tile[ty][tx + 1]`, `c[row * n + col]` of a 2-D grid. There
 each live coordinate c (`launch.Coord`) occurs in exactly one index, in a *digit* of a
-mixed-radix number: index = k + Σ wᵢ·cᵢ with weights 1, size(c₀), size(c₀)·size(c₁), ...,
-k free of coordinates. Given a cell n̄, the digits of nⱼ - kⱼ (`div`/`mod` by the sizes)
-are the only coordinates whose thread can write n̄; that thread w(n̄) is a term, and
+mixed-radix number: index = k + s·Σ wᵢ·cᵢ with weights 1, size(c₀), size(c₀)·size(c₁), ...,
+k free of coordinates and s a constant (1, or a stride: `t[2 * tid + 1]`, the tree steps'
+`t[off * (2 * tid + 2) - 1]` with `off` unrolled to a constant). Given a cell n̄, the
+digits of (nⱼ - kⱼ) div s (`div`/`mod` by the sizes) are the only coordinates whose
+thread can write n̄; that thread w(n̄) is a term, and
 
     x'(n̄) = ite(w(n̄) ∈ m ∧ ē@w(n̄) = n̄, e@w(n̄), x(n̄))
 
@@ -95,6 +97,7 @@ class _Digits:
 
     coords: tuple[Coord, ...]
     offset: int
+    scale: int = 1  # a constant factor of every weight: `t[2 * tid + 1]`, `t[off * (2 * tid + 2) - 1]`
 
 
 def _digits(enc: Encoder, p: Poly, taken: set[Coord]) -> _Digits | None:
@@ -113,8 +116,11 @@ def _digits(enc: Encoder, p: Poly, taken: set[Coord]) -> _Digits | None:
     offset = {m: k for m, k in p.items() if not any(a in names for a in m)}
     if not weights or set(offset) - {()}:
         return None  # no coordinate, or a symbolic offset
+    # the lowest digit's weight is 1, or a constant factor of them all (a strided store)
+    scales = [w[()] for w in weights.values() if set(w) == {()}]
+    scale = min(scales, key=abs) if scales else 1
     order: list[Coord] = []
-    want: Poly = {(): 1}
+    want: Poly = {(): scale}
     while weights:
         nxt = next((c for c, w in weights.items() if w == want), None)
         if nxt is None:
@@ -122,7 +128,7 @@ def _digits(enc: Encoder, p: Poly, taken: set[Coord]) -> _Digits | None:
         order.append(nxt)
         want = _times(want, _size_poly(enc, nxt))
         del weights[nxt]
-    return _Digits(tuple(order), offset.get((), 0))
+    return _Digits(tuple(order), offset.get((), 0), scale)
 
 
 @dataclass(frozen=True)
@@ -169,14 +175,19 @@ def writer_of(enc: Encoder, indices: tuple[Term, ...], ns: list[FNode], mask: Ma
     if taken | set(fixed) != set(enc.live):
         return None
     if len(indices) == 1 and not fixed and digits[0].coords == enc.live:  # the thread number plus a constant
-        n = ns[0]
-        w = m.Minus(n, m.Int(digits[0].offset)) if digits[0].offset else n
-        return Writer(w, enc.active(mask, w))
+        n, d = ns[0], digits[0]
+        w = m.Minus(n, m.Int(d.offset)) if d.offset else n
+        if d.scale == 1:
+            return Writer(w, enc.active(mask, w))
+        # times a constant: the cells between two threads' have no writer (checked at w)
+        w = m.Div(w, m.Int(d.scale))
+        return Writer(w, m.And(enc.active(mask, w), m.Equals(enc.at(indices[0], w), n)))
     if not all(enc.sizes[c].is_constant() for c in enc.live):
         return None  # div/mod by symbolic sizes: nonlinear (the Skolem writer is kept)
     coords: dict[Coord, FNode] = {c: m.Int(k) for c, k in fixed.items()}
     for j, d in digits.items():
         v = m.Minus(ns[j], m.Int(d.offset)) if d.offset else ns[j]
+        v = m.Div(v, m.Int(d.scale)) if d.scale != 1 else v
         weight = 1
         for i, c in enumerate(d.coords):
             size = int(enc.sizes[c].constant_value())

@@ -113,6 +113,14 @@ class Slicer:
     def _on_path(self, h: Hyp, end: Hyp) -> bool:
         return self._first[h] <= self._first[end] <= self._last[h]
 
+    def on_path(self, h: Hyp, hyps: Hyp | None) -> bool:
+        """`h` is one of the hypotheses of the path `hyps`."""
+        return hyps is not None and self._on_path(h, hyps)
+
+    def hypotheses(self) -> list[Hyp]:
+        """Every hypothesis of the paths, each once, parents first."""
+        return list(self._parts)
+
     def premises(self, hyps: Hyp | None, goal: FNode, most: int | None = None) -> list[FNode] | None:
         """The conjuncts of the path that the goal depends on (module doc), in path order;
         None once they are more than `most`."""

@@ -255,6 +255,8 @@ WRITER_CASES = {
     ),
     "a[gid + 1]": ("1-D", "a", (f"{_1D} + 1",), True, True),  # thread n - 1 writes cell n
     "a[gid - 4]": ("1-D", "a", (f"{_1D} - 4",), True, True),
+    "a[2 * gid + 1]": ("1-D", "a", (f"2 * ({_1D}) + 1",), True, True),  # a stride: cell 2n + 1 by n
+    "a[3 - gid]": ("1-D", "a", (f"3 - ({_1D})",), True, True),
     "a[bid + tid]": ("1-D", "a", ("blockIdx.x + threadIdx.x",), False, False),
     "a[tid]": ("1-D", "a", ("threadIdx.x",), False, False),  # another block's thread writes the same cell
     "a[row * width + col]": ("2-D", "a", (f"{_ROW} * (gridDim.x * blockDim.x) + {_COL}",), False, True),
@@ -315,7 +317,7 @@ WRITER_CASES = {
         "u",
         ("blockIdx.y * gridDim.x + blockIdx.x", "2 * threadIdx.x", "threadIdx.y"),
         False,
-        False,
+        True,
     ),
 }
 
