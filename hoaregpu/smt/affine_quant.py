@@ -35,6 +35,7 @@ from pysmt.formula import FormulaManager
 from pysmt.typing import INT
 
 from ..vc.goals import Hyp
+from ..vc.slicing import conjuncts
 
 Affine = tuple[int, FNode]  # a·x + r: (a, r)
 
@@ -123,9 +124,9 @@ class AffineQuantifiers:
         if universal:
             if not body.is_implies():
                 return None
-            hyps, rest = _conjuncts(body.arg(0)), body.arg(1)
+            hyps, rest = conjuncts(body.arg(0)), body.arg(1)
         else:
-            hyps, rest = _conjuncts(body), None
+            hyps, rest = conjuncts(body), None
         for n, c in enumerate(hyps):
             solved = self._solve(c, x, bound)
             if solved is None:
@@ -237,18 +238,6 @@ def _ground_reads(f: FNode) -> set[FNode]:
         if g.is_function_application():
             out.add(g.function_name())
         stack.extend(g.args())
-    return out
-
-
-def _conjuncts(f: FNode) -> list[FNode]:
-    out: list[FNode] = []
-    stack = [f]
-    while stack:
-        g = stack.pop()
-        if g.is_and():
-            stack.extend(reversed(g.args()))
-        else:
-            out.append(g)
     return out
 
 

@@ -26,7 +26,8 @@ from pysmt.fnode import FNode
 from .goals import Hyp
 
 
-def _conjuncts(f: FNode) -> list[FNode]:
+def conjuncts(f: FNode) -> list[FNode]:
+    """The conjuncts of `f` (nested `and`s flattened, `true` dropped), in order."""
     out: list[FNode] = []
     todo = [f]
     while todo:
@@ -89,7 +90,7 @@ class Slicer:
         self._parts: dict[Hyp, list[FNode]] = {}
         self._size: dict[Hyp, int] = {}  # conjuncts on the path ending at the hypothesis
         for h in sorted(known, key=lambda h: self._first[h]):  # parents first
-            parts = self._parts[h] = _conjuncts(h.formula)
+            parts = self._parts[h] = conjuncts(h.formula)
             self._size[h] = len(parts) + (self._size[h.parent] if h.parent is not None else 0)
         self._by_link: dict[FNode, list[_Part]] | None = None  # on the first slice asked for
         self._hubs_only: list[_Part] = []  # conjuncts about hubs only: always kept
