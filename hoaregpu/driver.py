@@ -168,11 +168,10 @@ def _slices(slicer: Slicer, vc: Vc, encoded: Callable[[FNode], FNode]) -> tuple[
     size = slicer.path_size(vc.hyps)
     if size < SLICE_MIN_PATH:
         return ()
-    premises = slicer.premises(vc.hyps, vc.obligation, most=size // 2)
-    if premises is None:
+    sliced = slicer.formula(vc.hyps, vc.obligation, most=size // 2)
+    if sliced is None:
         return ()
-    m = slicer.env.formula_manager
-    return (script_text(m.Not(encoded(m.Implies(m.And(premises), vc.obligation)))),)
+    return (script_text(slicer.env.formula_manager.Not(encoded(sliced))),)
 
 
 def prepare(

@@ -18,7 +18,7 @@ whole path grows with N, and a fresh solver per candidate re-read it (quadratic 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
@@ -145,7 +145,15 @@ class Slicer:
                     todo.append(link)
         return [keep[k].conjunct for k in sorted(keep)]
 
-    def formula(self, hyps: Hyp | None, goal: FNode) -> FNode:
-        """premises → goal: valid only if the whole VC is (a weaker VC)."""
+    @overload
+    def formula(self, hyps: Hyp | None, goal: FNode) -> FNode: ...
+    @overload
+    def formula(self, hyps: Hyp | None, goal: FNode, most: int) -> FNode | None: ...
+    def formula(self, hyps: Hyp | None, goal: FNode, most: int | None = None) -> FNode | None:
+        """premises → goal: valid only if the whole VC is (a weaker VC); None when the
+        premises are more than `most`."""
+        premises = self.premises(hyps, goal, most)
+        if premises is None:
+            return None
         m = self.env.formula_manager
-        return m.Implies(m.And(self.premises(hyps, goal) or ()), goal)
+        return m.Implies(m.And(premises), goal)
