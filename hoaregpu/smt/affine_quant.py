@@ -132,6 +132,8 @@ class AffineQuantifiers:
             if solved is None:
                 continue
             a, r, s = solved
+            if _captured(body, x, s, r):
+                return None
             if abs(a) < 2:
                 return None  # the solvers' own elimination does it
             diff = m.Minus(s, r)
@@ -167,6 +169,8 @@ class AffineQuantifiers:
             return None
         form = _affine(self.mgr, index, x)
         if form is None or form[0] == 0 or _mentions(form[1], bound) or form == (1, self.mgr.Int(0)):
+            return None
+        if _captured(body, x, form[1]):
             return None
         a, r = form
         m = self.mgr
@@ -239,6 +243,26 @@ def _ground_reads(f: FNode) -> set[FNode]:
             out.add(g.function_name())
         stack.extend(g.args())
     return out
+
+
+def _captured(body: FNode, x: FNode, *terms: FNode) -> bool:
+    """Some quantifier inside `body` binds x, or a variable of `terms`. The witness would
+    then be substituted under a binder that captures it, or the guard, placed above that
+    binder, would read its variable as a free constant: `\\exists x; \\forall m; ...
+    c[2 * x + m]` is not `\\exists y; 2 | (y - m) && ...` (adversarial review: a wrong
+    kernel verified)."""
+    inner: set[FNode] = set()
+    seen: set[FNode] = set()
+    stack = [body]
+    while stack:
+        g = stack.pop()
+        if g in seen:
+            continue
+        seen.add(g)
+        if g.is_quantifier():
+            inner.update(g.quantifier_vars())
+        stack.extend(g.args())
+    return bool(inner) and (x in inner or any(_mentions(t, inner) for t in terms))
 
 
 def _divides(m: FormulaManager, a: int, e: FNode) -> FNode:

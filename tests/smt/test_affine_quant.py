@@ -3,7 +3,9 @@ they give the solver."""
 
 from __future__ import annotations
 
-from pipeline_kit import PROVED, REFUTED, decide
+from pathlib import Path
+
+from pipeline_kit import PROVED, REFUTED, decide, verified
 from pysmt.fnode import FNode
 from pysmt.shortcuts import (
     LE,
@@ -146,7 +148,6 @@ def test_a_hypothesis_rewritten_form_goes_only_to_the_goals_that_read_its_arrays
     `c[j]` outside quantifiers and gets the invariant over the index `y = 4·m + tid`; the
     preservation check's goal reads the arrays only under its own quantifier, and gets its
     existential's witness, not the fact (with it, z3 took seconds or timed out)."""
-    from pathlib import Path
 
     from hoaregpu.driver import load_kernels, prepare_kernel
 
@@ -158,3 +159,78 @@ def test_a_hypothesis_rewritten_form_goes_only_to_the_goals_that_read_its_arrays
     preserved = bodies["loop-invariant-preserved"]
     assert ".ix" not in preserved
     assert "(div (- (k!" in preserved and "exists" not in preserved.split("(assert (not", 1)[1]
+
+
+def _capture_cases() -> list[tuple[FNode, bool]]:
+    """(formula, whether it is a hypothesis) where a rewrite would put a witness under a
+    binder of one of its variables, or a guard above one (adversarial review)."""
+    c, d = Symbol("c", ARRAY), Symbol("d", ARRAY)
+    x, m, k = Symbol("x", INT), Symbol("m", INT), Symbol("k", INT)
+    two_x = Times(Int(2), x)
+    return [
+        (
+            Exists(
+                [x],
+                ForAll(
+                    [m],
+                    Implies(And(LE(Int(0), m), LT(m, Int(2))), Equals(Function(c, [Plus(two_x, m)]), Int(0))),
+                ),
+            ),
+            False,
+        ),
+        (
+            Exists(
+                [x],
+                And(
+                    Equals(Function(c, [Plus(two_x, m)]), Int(0)),
+                    ForAll([m], Not(Equals(Function(d, [m]), x))),
+                ),
+            ),
+            False,
+        ),
+        (Exists([x], And(Equals(two_x, k), ForAll([k], Not(Equals(Function(d, [k]), x))))), False),
+        (ForAll([x], Implies(Equals(two_x, k), Exists([k], Equals(Function(d, [k]), x)))), True),
+    ]
+
+
+def test_no_rewrite_across_an_inner_binder() -> None:
+    with fresh_env() as env:
+        affine = AffineQuantifiers(env)
+        for f, hypothesis in _capture_cases():
+            out = affine.asserted(f) if hypothesis else affine.refuted(f)
+            assert decide([Iff(f, out)]) == [PROVED], f.serialize()
+
+
+def test_wrong_kernels_with_an_index_under_an_inner_quantifier_are_not_verified(tmp_path: Path) -> None:
+    """The adversarial review's kernels: the offset of `c[2 * x + m]` is bound by an inner
+    `\\forall`, in a goal and in a hypothesis; both wrong kernels were verified, and the
+    correct twin of the first failed."""
+    goal = """
+/*@ requires gridDim.x == 1; requires blockDim.x == 4; requires n == 2;
+    ensures \\exists int x; \\forall int m; 0 <= m < n ==> c[2 * x + 2 * m] == 0;
+*/
+__global__ void wrong_goal(int *c, int n) {
+    c[threadIdx.x] = threadIdx.x == 0 ? 0 : 1;
+}
+"""
+    hypothesis = """
+/*@ requires gridDim.x == 1; requires blockDim.x == 4; requires n == 2; requires L == 2;
+    requires \\forall int j; (j < 0 || j > 4) ==> c[j] == 1;
+    requires \\forall int x; 0 <= x < L ==> (\\exists int m; 0 <= m < n && c[2 * x + 2 * m] == 0);
+    ensures c[2] == 0;
+*/
+__global__ void wrong_hypothesis(int *c, int *out, int n, int L) {
+    out[threadIdx.x] = 0;
+}
+"""
+    right = """
+/*@ requires gridDim.x == 1; requires blockDim.x == 4; requires n == 2;
+    ensures \\exists int x; \\forall int m; 0 <= m < n ==> c[2 * x + m] == 0;
+*/
+__global__ void right_goal(int *c, int n) {
+    c[threadIdx.x] = threadIdx.x < 2 ? 0 : 1;
+}
+"""
+    for src, name in ((goal, "wrong_goal"), (hypothesis, "wrong_hypothesis")):
+        assert verified(tmp_path, src, check_races=False)[name].verdict != "verified", name
+    assert verified(tmp_path, right, check_races=False)["right_goal"].verdict == "verified"
