@@ -99,7 +99,7 @@ class AffineQuantifiers:
             for x in qvars:
                 if x.symbol_type() is not INT:
                     continue
-                others = frozenset(v for v in qvars if v is not x)
+                others = frozenset(v for v in [*qvars, *inner] if v is not x)  # bound here too
                 done = self._one_point(universal, x, others, body)
                 if done is not None:
                     qvars, body, changed = [v for v in qvars if v is not x], done, True
