@@ -48,6 +48,7 @@ class AffineQuantifiers:
     def __init__(self, env: Environment) -> None:
         self.mgr = env.formula_manager
         self._memo: dict[tuple[FNode, int], FNode] = {}
+        self._bound: dict[FNode, frozenset[FNode]] = {}  # the variables bound inside a body
 
     def asserted(self, f: FNode) -> FNode:
         """`f` rewritten, for a hypothesis: a formula the solver is given as true."""
@@ -132,10 +133,10 @@ class AffineQuantifiers:
             if solved is None:
                 continue
             a, r, s = solved
-            if _captured(body, x, s, r):
-                return None
             if abs(a) < 2:
                 return None  # the solvers' own elimination does it
+            if self._captured(body, x, s, r):
+                return None
             diff = m.Minus(s, r)
             w = m.Div(diff, m.Int(a))
             others = [h for k, h in enumerate(hyps) if k != n]
@@ -159,6 +160,28 @@ class AffineQuantifiers:
                 return form[0], form[1], rhs
         return None
 
+    def _captured(self, body: FNode, x: FNode, *terms: FNode) -> bool:
+        """Some quantifier inside `body` binds x, or a variable of `terms`. The witness would
+        then be substituted under a binder that captures it, or the guard, placed above that
+        binder, would read its variable as a free constant: `\\exists x; \\forall m; ...
+        c[2 * x + m]` is not `\\exists y; 2 | (y - m) && ...` (adversarial review: a wrong
+        kernel verified). The binders of a body are collected once (memoized)."""
+        inner = self._bound.get(body)
+        if inner is None:
+            found: set[FNode] = set()
+            seen: set[FNode] = set()
+            stack = [body]
+            while stack:
+                g = stack.pop()
+                if g in seen:
+                    continue
+                seen.add(g)
+                if g.is_quantifier():
+                    found.update(g.quantifier_vars())
+                stack.extend(g.args())
+            inner = self._bound[body] = frozenset(found)
+        return bool(inner) and (x in inner or any(_mentions(t, inner) for t in terms))
+
     # -- the index as the variable ------------------------------------------------------
 
     def _index_change(
@@ -170,7 +193,7 @@ class AffineQuantifiers:
         form = _affine(self.mgr, index, x)
         if form is None or form[0] == 0 or _mentions(form[1], bound) or form == (1, self.mgr.Int(0)):
             return None
-        if _captured(body, x, form[1]):
+        if self._captured(body, x, form[1]):
             return None
         a, r = form
         m = self.mgr
@@ -243,26 +266,6 @@ def _ground_reads(f: FNode) -> set[FNode]:
             out.add(g.function_name())
         stack.extend(g.args())
     return out
-
-
-def _captured(body: FNode, x: FNode, *terms: FNode) -> bool:
-    """Some quantifier inside `body` binds x, or a variable of `terms`. The witness would
-    then be substituted under a binder that captures it, or the guard, placed above that
-    binder, would read its variable as a free constant: `\\exists x; \\forall m; ...
-    c[2 * x + m]` is not `\\exists y; 2 | (y - m) && ...` (adversarial review: a wrong
-    kernel verified)."""
-    inner: set[FNode] = set()
-    seen: set[FNode] = set()
-    stack = [body]
-    while stack:
-        g = stack.pop()
-        if g in seen:
-            continue
-        seen.add(g)
-        if g.is_quantifier():
-            inner.update(g.quantifier_vars())
-        stack.extend(g.args())
-    return bool(inner) and (x in inner or any(_mentions(t, inner) for t in terms))
 
 
 def _divides(m: FormulaManager, a: int, e: FNode) -> FNode:
