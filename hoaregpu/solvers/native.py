@@ -4,8 +4,9 @@ with the parent (pickled/shared formulas gave cvc5 wrong answers)."""
 
 from __future__ import annotations
 
+import re
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hoaregpu.solvers.backend import Answer, Backend, memory_message, unknown_answer
 from hoaregpu.solvers.options import SolverOptions
@@ -120,7 +121,16 @@ on the machine's load: a race VC that the macro finder refutes in 0.3 s timed ou
 runs of 10; stopped by work, the same VC gets the same answer every time."""
 
 
-def _z3_read(script: str) -> tuple[Any, list[Any]]:
+class _Parsed(NamedTuple):
+    formula: Any  # the conjunction of the script's assertions
+    queries: list[Any]  # its `get-value` terms
+    macros: frozenset[str]  # the names it defines (`define-fun`): its own, not the model's
+
+
+_DEFINED = re.compile(r"\(define-fun\s+(\|[^|]*\||[^\s()]+)")
+
+
+def _z3_read(script: str) -> _Parsed:
     """The script's assertions and its `get-value` terms, read by z3's own parser into the
     main context (20 times faster than pySMT's parser and converter on our VCs, which a
     worker paid for every VC: 1 s of 6 for a tree reduction's 21 VCs)."""
@@ -142,16 +152,18 @@ def _z3_read(script: str) -> tuple[Any, list[Any]]:
 
         raise SolverError(f"cannot read SMT-LIB script: {exc}") from exc
     n = len(terms) - len(queries)
-    return z3.And([terms[i] for i in range(n)]), [terms[n + i].arg(0) for i in range(len(queries))]
+    macros = frozenset(m.strip("|") for m in _DEFINED.findall(head))
+    asserted = z3.And([terms[i] for i in range(n)])
+    return _Parsed(asserted, [terms[n + i].arg(0) for i in range(len(queries))], macros)
 
 
 def _z3_check(
-    parsed: tuple[Any, list[Any]], macro_finder: bool, options: SolverOptions, rlimit: int | None = None
+    parsed: _Parsed, macro_finder: bool, options: SolverOptions, rlimit: int | None = None
 ) -> Answer:
     """One z3 configuration on a parsed script, within `options.timeout` (and `rlimit`)."""
     import z3
 
-    formula, queries = parsed
+    formula, queries, macros = parsed
     z3.set_param("smt.random_seed", options.seed)
     if options.memory_mb is not None:
         # z3 stops cleanly ("max. memory exceeded") before RLIMIT_AS kills it.
@@ -183,13 +195,26 @@ def _z3_check(
             values.append(_z3_value(model.eval(q, model_completion=True)))
         except Exception:
             values.append(None)
-    return Answer(Outcome.REFUTED, tuple(values), model=_z3_model_text(model))
+    return Answer(Outcome.REFUTED, tuple(values), model=_z3_model_text(model, macros))
 
 
-def _z3_model_text(model: Any) -> str | None:
-    """The model as `define-fun` forms (checked against the VC by `modelcheck`)."""
+def _z3_model_text(model: Any, macros: frozenset[str]) -> str | None:
+    """The model as `define-fun` forms (checked against the VC by `modelcheck`), without the
+    script's own definitions: z3 lists those too, each written out in full, and the paths'
+    definitions (`smt.script`) made one race VC's model 8.6 MB, 10 s to print and 7 s for
+    `modelcheck` to read, against 0.4 s to find it."""
+    import z3
+
     try:
-        return str(model.sexpr())
+        own = z3.Model(model.ctx)
+        for decl in model.decls():
+            if decl.name() not in macros:
+                own.update_value(decl, model[decl])
+        return str(own.sexpr())
+    except z3.Z3Exception:
+        pass
+    try:
+        return str(model.sexpr())  # all of it, as z3 prints it
     except Exception:
         return None
 
