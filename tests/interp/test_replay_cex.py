@@ -209,3 +209,17 @@ def test_a_clause_violated_by_a_run_must_be_an_expected_failure() -> None:
     ]
     assert run_violations(failing, [("postcondition", 4)]) == []
     assert run_violations(verified, []) == []
+
+
+def test_the_replay_deadline_counts_cpu_time_not_waiting() -> None:
+    """A loaded machine must not change a replay's verdict: waiting does not use the budget,
+    work does (a showcase race went unconfirmed under a wall-clock budget)."""
+    import time
+
+    from hoaregpu.interp.replay_cex import _deadline, _Timeout
+
+    with _deadline(0.2):
+        time.sleep(0.4)  # no CPU time: no timeout
+    with pytest.raises(_Timeout), _deadline(0.2):
+        while True:
+            pass
