@@ -148,10 +148,13 @@ def _bounds(
     cells: bool,
     pin: Sequence[Value] | None = None,
     cell_low: int = -SMALL_SCALAR,
+    apart: bool = False,
 ) -> list[str]:
     """Assertions keeping the thread count, witnesses, scalar parameters (and initial cells)
-    small, or (with `pin`) fixing the first three to the values of a model."""
+    small, or (with `pin`) fixing the first three to the values of a model. With `apart`, the
+    cells of each array lie in a range of their own (1..16, 17..32, ...)."""
     out: list[str] = []
+    arrays: dict[str, int] = {}
     for i, (q, text) in enumerate(zip(queries, texts, strict=True)):
         if _is_head(q):
             v = _int(pin[i]) if pin is not None else None
@@ -161,6 +164,9 @@ def _bounds(
             lo, hi = (1, SMALL_THREADS) if q.label == "blockDim.x" else (-SMALL_SCALAR, SMALL_SCALAR)
         elif cells and q.var and q.state == "initially" and not q.smt.is_constant():
             lo, hi = cell_low, SMALL_SCALAR
+            if apart:
+                shift = SMALL_SCALAR * arrays.setdefault(q.var, len(arrays))
+                lo, hi = 1 + shift, SMALL_SCALAR + shift
         else:
             continue
         out.append(f"(assert (and (<= {lo} {text}) (<= {text} {hi})))")
@@ -199,6 +205,9 @@ def small_models(
     First one of: the thread count, witnesses and scalars of `values` (when small) with
     small initial cells; small scalars and cells; small scalars. Then, for variety (solvers
     like zeros, which can hide a failure), the same with every initial cell in 1..16.
+    Last, the cells of each array in a range of their own, so that a value copied from one
+    array into another changes the cell (a write of the value a cell already holds races
+    with no read, Definition 5.4(a); with 1s everywhere a race of a stencil did not show).
     Nothing when z3 is missing or finds no model in time.
     """
     texts = _query_texts(script)
@@ -222,10 +231,11 @@ def small_models(
             break
     else:
         return
-    try:
-        bounds = _bounds(queries, texts, True, pin if cells else None, cell_low=1)
-        found = _solve_bounded(script, bounds, len(queries), seconds)
-    except Exception:
-        return
-    if found is not None:
-        yield found
+    for apart in (False, True):
+        try:
+            bounds = _bounds(queries, texts, True, pin if cells else None, cell_low=1, apart=apart)
+            found = _solve_bounded(script, bounds, len(queries), seconds)
+        except Exception:
+            return
+        if found is not None:
+            yield found

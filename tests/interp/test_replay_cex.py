@@ -223,3 +223,27 @@ def test_the_replay_deadline_counts_cpu_time_not_waiting() -> None:
     with pytest.raises(_Timeout), _deadline(0.2):
         while True:
             pass
+
+
+def test_the_last_small_model_puts_each_arrays_cells_in_a_range_of_their_own() -> None:
+    """A stencil race whose model had every cell 0 (from z3), or 1 (the small models'
+    variety), showed in no run: the write left the cell as it was, which races with no read
+    (Definition 5.4(a)). The last candidate keeps the arrays apart, so a copied value changes
+    the cell (with it, that replay was confirmed)."""
+    from hoaregpu.driver import prepare
+    from hoaregpu.interp.cex_model import _bounds, _query_texts
+
+    (k,), errors = prepare(["specs/showcase/bug_stencil_race.cu"], None)
+    assert not errors
+    vc = next(v for v in k.vcs if v.origin.kind.value == "data-race" and v.origin.span.line == 19)
+    texts = _query_texts(vc.script)
+    assert texts is not None
+    bounds = _bounds(vc.queries, texts, True, cell_low=1, apart=True)
+    ranges: dict[str, set[str]] = {}  # array -> the low ends of its cells' bounds
+    for q, text in zip(vc.queries, texts, strict=True):
+        if q.var and q.state == "initially" and not q.smt.is_constant():
+            bound = next(b for b in bounds if f" {text})" in b)
+            ranges.setdefault(q.var, set()).add(bound.split("(<= ")[1].split(" ")[0])
+    lows = sorted(int(low) for lows in ranges.values() for low in lows)
+    assert {"in", "s"} <= ranges.keys() and all(len(v) == 1 for v in ranges.values()), ranges
+    assert len(set(lows)) == len(ranges) and lows[0] == 1  # one range per array, disjoint
