@@ -12,7 +12,9 @@ read nowhere after: `dead_at_head`; no invariant about it can help a VC). A loop
 invariants of the user's gets candidates too, about the variables those invariants do not
 read (as GPUVerify, which infers beside a user's invariants: its
 `inference_tests/disabled_invariant` states an access fact only and needs the counter's
-uniformity); the user's invariants stay as written. The candidates:
+uniformity), and, in a loop with a barrier, the uniformity `v == v @ 0` of the variables
+they do read (a tiled loop's `0 <= m && m <= n / TILE` leaves it unsaid, and its barriers
+need it); the user's invariants stay as written. The candidates:
 
 - `v == v @ 0`: the value is the same in every thread (loop counters of uniform loops:
   what barriers inside them need);
@@ -168,26 +170,30 @@ def candidates(
     original: core.While | None = None,
 ) -> list[Term]:
     """The candidate invariants of `loop` (module doc); `before`: the statements before it in
-    its sequence; `said`: the variables the user's invariants of the loop read (none is
-    guessed about)."""
+    its sequence; `said`: the variables the user's invariants of the loop read (only their
+    uniformity is guessed, in a loop with a barrier)."""
     changed = core.assigned_vars(loop.body)
     # (on the loop as in `kernel`: `loop`'s inner loops may carry candidates already)
     dead = dead_at_head(kernel, original or loop, changed)
-    scalars = sorted(
+    plain = sorted(
         v
         for v in changed
-        if v not in said
-        and v not in dead
+        if v not in dead
         and kernel.has_decl(v)
         and kernel.decl(v).kind is core.VarKind.LOCAL
         and kernel.decl(v).dim == 0
         and kernel.decl(v).role is not core.VarRole.SYNTHETIC
         and not kernel.decl(v).floating
     )
+    scalars = [v for v in plain if v not in said]
+    out: list[Term] = []
+    if any(isinstance(s, core.Sync) for s in core.statements(loop.body)):
+        # a barrier in the loop needs its counter uniform, which the user's invariants about
+        # the counter (`0 <= m && m <= n / 2`) rarely say: GPUVerify infers it beside them
+        out += [Binary(BinOp.EQ, Var(v), At(Var(v), IntLit(0))) for v in plain if v in said]
     # strides read from memory (`acc += a[i]`) make `%` candidates the solvers choke on
     steps = {v: s for v, s in strides(loop, changed).items() if not _reads_arrays(s)}
     _, cond = _split_flags(kernel, loop.cond)
-    out: list[Term] = []
     for v in scalars:
         x = Var(v)
         out.append(Binary(BinOp.EQ, x, At(x, IntLit(0))))

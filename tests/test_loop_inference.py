@@ -159,16 +159,42 @@ def test_a_loop_whose_invariant_leaves_its_counter_unsaid_gets_the_counter_s_can
     tmp_path: Path,
 ) -> None:
     # GPUVerify's inference_tests/disabled_invariant: a user's invariant does not turn
-    # inference off; candidates are guessed about the variables it does not read only
+    # inference off; candidates are guessed about the variables it does not read (and, the
+    # loop holding barriers, the uniformity of those it reads: no bound of `seen`)
     k = run(tmp_path, USER_SAID_OTHER)
     assert k.verdict == "verified", refuted(k)
     assert "i == i @ 0" in kept(k)
-    assert not any(t.startswith("seen") for t in kept(k))
+    assert [t for t in kept(k) if t.startswith("seen")] == ["seen == seen @ 0"]
     invariants = [
         show_term(f.term)
         for f in k.prepared.kernel.body.stmts[-1].invariants  # type: ignore[attr-defined]
     ]
     assert "seen >= 0" in invariants  # the user's own stays, proved like the inferred ones
+
+
+def test_a_barrier_loop_whose_invariant_bounds_its_counter_gets_the_counter_s_uniformity(
+    tmp_path: Path,
+) -> None:
+    # the natural invariant of a tiled loop says the counter's range, not that every thread
+    # has the same counter, which the barriers need: that candidate is added beside it
+    # (GPUVerify infers it too); without a barrier in the loop, nothing is guessed about i
+    src = """
+        /*@ requires gridDim.x == 1; requires n >= 0; */
+        __global__ void k(int *p, int n) {
+            //@ loop invariant 0 <= i && i <= n;
+            for (int i = 0; i < n; i++) {
+                __syncthreads();
+                p[threadIdx.x] = i;
+                __syncthreads();
+            }
+        }
+        """
+    k = run(tmp_path, src)
+    assert k.verdict == "verified", refuted(k)
+    assert kept(k) == ["i == i @ 0"]
+    plain = run(tmp_path, src.replace("__syncthreads();", ""))
+    assert plain.verdict == "verified", refuted(plain)
+    assert kept(plain) == []
 
 
 def test_a_wrong_user_invariant_beside_inferred_ones_still_fails(tmp_path: Path) -> None:

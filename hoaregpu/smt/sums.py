@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
@@ -360,13 +361,26 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         return out
 
 
-def close(env: Environment, hypothesis: FNode, obligation: FNode, fixed: bool) -> tuple[FNode, FNode]:
-    """`hypothesis → obligation` with its aggregates given their meaning, and the closed
-    obligation (for the counterexample's queries). `fixed`: the thread count is a constant,
-    so thread quantifiers are expanded first (their instances may make bounds constant)."""
-    m = env.formula_manager
+class Closed(NamedTuple):
+    """A VC with its aggregates given their meaning: `axioms ∧ hypothesis → obligation`."""
+
+    axioms: list[FNode]  # true of the true aggregates, whatever the rest: they define `defines`
+    defines: frozenset[FNode]  # the aggregates' function symbols
+    hypothesis: FNode
+    obligation: FNode
+
+    def formula(self, mgr: FormulaManager) -> FNode:
+        return mgr.Implies(mgr.And(*self.axioms, self.hypothesis), self.obligation)
+
+
+def close(env: Environment, hypothesis: FNode, obligation: FNode, fixed: bool) -> Closed:
+    """The VC `hypothesis → obligation` with its aggregates given their meaning (the closed
+    obligation is also what the counterexample's queries ask about). `fixed`: the thread
+    count is a constant, so thread quantifiers are expanded first (their instances may
+    make bounds constant)."""
     if not (has_markers(hypothesis) or has_markers(obligation)):
-        return m.Implies(hypothesis, obligation), obligation
+        return Closed([], frozenset(), hypothesis, obligation)
+    m = env.formula_manager
     if fixed:
         expand = ExpandThreadQuantifiers(env)
         hypothesis, obligation = expand.walk(hypothesis), expand.walk(obligation)
@@ -376,7 +390,7 @@ def close(env: Environment, hypothesis: FNode, obligation: FNode, fixed: bool) -
     facts = closer.ground_facts(both, obl)  # a rewrite may name functions `both` does not
     with_facts = m.And(both, *facts)
     axioms = closer.axioms(with_facts) + closer.ground_steps(both) + facts + closer.unfoldings(with_facts)
-    return m.Implies(m.And(*axioms, hyp), obl), obl
+    return Closed(axioms, frozenset(closer.definitions), hyp, obl)
 
 
 def close_formula(env: Environment, f: FNode) -> FNode:

@@ -165,13 +165,16 @@ class _Closing:
         return below
 
     def close(self, hyps: Hyp | None, obligation: FNode) -> tuple[Hyp, FNode]:
+        """The VC's path closed: two hypotheses of its own, the aggregates' axioms (which
+        define the aggregates' functions: `Hyp.defines`), then the path."""
         m = self.env.formula_manager
-        closed, obligation = sums.close(self.env, m.And(path_of(hyps)), obligation, self.fixed)
-        # `closed` is `(axioms ∧ path) → obligation`: its premise is the VC's one hypothesis
-        premise = closed.arg(0) if closed.is_implies() else m.TRUE()
-        hyp = Hyp(premise, None, self.next_index, frozenset(approximations(premise)))
-        self.next_index += 1
-        return hyp, obligation
+        closed = sums.close(self.env, m.And(path_of(hyps)), obligation, self.fixed)
+        axioms = m.And(closed.axioms)
+        first = Hyp(axioms, None, self.next_index, frozenset(approximations(axioms)), closed.defines)
+        path = closed.hypothesis
+        found = first.approximations | frozenset(approximations(path))
+        self.next_index += 2
+        return Hyp(path, first, self.next_index - 1, found), closed.obligation
 
 
 def _strip_foralls(enc: Encoder, f: FNode) -> tuple[FNode, list[tuple[str, FNode]]]:

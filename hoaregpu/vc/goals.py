@@ -30,6 +30,9 @@ class Hyp:
     # what the path approximates by uninterpreted functions so far (`smt.approx`): shared
     # with the parent when this hypothesis adds nothing
     approximations: frozenset[str] = field(default=frozenset())
+    # symbols this hypothesis defines: it holds for some value of them whatever the rest is
+    # (the aggregates' axioms, `smt.sums`), so a slice needs it only for them (`vc.slicing`)
+    defines: frozenset[FNode] = field(default=frozenset())
 
     def path(self) -> list[FNode]:
         """h1 … hk, this one last (iterative: paths are as long as the program)."""

@@ -4,11 +4,13 @@ obligation's own dependencies rather than as long as the program.
 A VC is `(h1 ∧ … ∧ hk) → goal` (`goals.Hyp`). Dropping hypotheses only weakens it: if the
 sliced VC is valid, so is the whole one, so slicing is sound for proofs (not for
 refutations: a model of a sliced VC may violate a dropped hypothesis). The conjuncts kept
-are those connected to the goal through the symbols they share, transitively, where the
-connection does not run through *hubs*: constants (`n`, `ntid`, a counterexample's
-witnesses) and the initial state (`\\old(a)`), which every part of a kernel may mention,
-and through which everything would be connected. A conjunct that mentions hubs only (a
-`requires`, the launch's facts) is always kept.
+are those connected to the goal through the symbols they share, transitively (a
+*definition* of a symbol, `F!k(i) = e`, only through the symbol it defines: what `e`
+reads does not need it; `_defined`), where the connection does not run through *hubs*:
+constants (`n`, `ntid`, a counterexample's witnesses) and the initial state (`\\old(a)`),
+which every part of a kernel may mention, and through which everything would be
+connected. A conjunct that mentions hubs only (a `requires`, the launch's facts) is always
+kept.
 
 Houdini (`race_invariants`) proves its candidates on slices first: in a kernel of N
 sequential loops, a loop's candidate depends on its own loop and the one before, while the
@@ -47,6 +49,32 @@ def _links(f: FNode) -> frozenset[FNode]:
     return frozenset(
         s for s in f.get_free_variables() if s.symbol_type().is_function_type() and "!" in s.symbol_name()
     )
+
+
+def _defined(f: FNode, links: frozenset[FNode]) -> frozenset[FNode]:
+    """The symbol `F` that `f` defines, if `f` is `∀x̄. [g →] F(x̄) = e` with `x̄` distinct
+    and `F` read neither by `g` nor by `e` (a new version of a variable: `F!k(i) =
+    ite(mask, v, F!j(i))`, or a havocked one bound by an invariant). Whatever the other
+    symbols are, some `F` satisfies it, so a slice that reads nothing of `F` loses nothing
+    by leaving it out: a definition is kept for its symbol only, not for what it reads."""
+    bound: tuple[FNode, ...] = ()
+    if f.is_forall():
+        bound, f = tuple(f.quantifier_vars()), f.arg(0)
+    guard = None
+    if f.is_implies():
+        guard, f = f.arg(0), f.arg(1)
+    if not (f.is_equals() or f.is_iff()):
+        return frozenset()
+    for lhs, rhs in ((f.arg(0), f.arg(1)), (f.arg(1), f.arg(0))):
+        if not lhs.is_function_application():
+            continue
+        name, args = lhs.function_name(), lhs.args()
+        if name not in links or tuple(args) != bound or len(set(args)) != len(args):
+            continue
+        if name in rhs.get_free_variables() or (guard is not None and name in guard.get_free_variables()):
+            continue
+        return frozenset((name,))
+    return frozenset()
 
 
 class _Part(NamedTuple):
@@ -103,7 +131,8 @@ class Slicer:
                     part = _Part((h.index, pos), h, c, _links(c))
                     if not part.links:
                         self._hubs_only.append(part)
-                    for link in part.links:
+                    defined = part.links & h.defines or _defined(c, part.links)
+                    for link in defined or part.links:
                         self._by_link.setdefault(link, []).append(part)
         return self._by_link
 

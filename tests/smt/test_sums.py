@@ -29,7 +29,7 @@ def _invariant_meets_postcondition(shift: int) -> bool:
         )
         hyp = And(invariant, Equals(mm, Int(0)), Equals(j, Int(4)))
         post = Equals(m.Function(acc, [r]), sums.marker(m, AggKind.SUM, Int(0), Int(3 + shift), k, body))
-        formula, _ = sums.close(env, hyp, m.ForAll([r], post), fixed=False)
+        formula = sums.close(env, hyp, m.ForAll([r], post), fixed=False).formula(env.formula_manager)
         return bool(is_valid(formula, solver_name="z3"))
 
 

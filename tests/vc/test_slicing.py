@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline_kit import decide, kernel, verified
+from pysmt.fnode import FNode
 
 from hoaregpu.driver import dump_smt, fresh_env, load_kernels, prepare_kernel
 from hoaregpu.solvers import Outcome, SolverOptions, SolveTask, solve_many
@@ -130,3 +131,53 @@ def test_houdini_keeps_a_candidate_whose_slice_has_a_countermodel_but_whose_vc_h
 """
     (result,) = verified(tmp_path, src, check_races=False).values()
     assert [r.result.outcome for r in result.results] == [Outcome.PROVED] * len(result.results)
+
+
+def _names(premises: list[FNode] | None) -> set[str]:
+    assert premises is not None
+    return {s.symbol_name().split("!")[0] for p in premises for s in p.get_free_variables()}
+
+
+def test_a_definition_is_kept_for_the_symbol_it_defines_not_for_what_it_reads() -> None:
+    # w's definition reads y, but the goal is about y: whatever y is, some w satisfies it
+    src = """__global__ void k(int *a) {
+    int x = a[tid];
+    int y = x + 1;
+    int w = y * y * y;
+    a[tid] = w;
+    //@ assert y == x + 1;
+}
+"""
+    with fresh_env() as env:
+        vcs = generate(kernel(src), env)
+        slicer = Slicer(env, (vc.hyps for vc in vcs))
+        assertion = _last(vcs, VcKind.ASSERTION)
+        names = _names(slicer.premises(assertion.hyps, assertion.obligation))
+        assert {"x", "y"} <= names
+        assert "w" not in names
+        assert decide([slicer.formula(assertion.hyps, assertion.obligation)]) == [Outcome.PROVED]
+
+
+def test_the_axioms_of_a_sum_are_kept_only_for_goals_that_reach_the_sum() -> None:
+    # the loop invariant's sum makes every VC after it closed with the sum's axioms
+    # (`Hyp.defines`): the counter's bound does not need them, the sum's own goal does
+    src = """/*@ requires n >= 0; */
+__global__ void k(int *a, int n) {
+    int acc = 0;
+    /*@ loop invariant 0 <= i && i <= n;
+        loop invariant acc == \\sum(0, i - 1, \\lambda int j; a[j]);
+    */
+    for (int i = 0; i < n; i++) { acc = acc + a[i]; }
+    //@ assert acc == \\sum(0, n - 1, \\lambda int j; a[j]);
+}
+"""
+    with fresh_env() as env:
+        vcs = generate(kernel(src), env)
+        slicer = Slicer(env, (vc.hyps for vc in vcs))
+        bound = next(vc for vc in vcs if vc.kind is VcKind.LOOP_INVARIANT_PRESERVED)
+        total = _last(vcs, VcKind.ASSERTION)
+        assert bound.hyps is not None and bound.hyps.parent is not None and bound.hyps.parent.defines
+        assert not any(n.startswith("agg") for n in _names(slicer.premises(bound.hyps, bound.obligation)))
+        assert any(n.startswith("agg") for n in _names(slicer.premises(total.hyps, total.obligation)))
+        formulas = [slicer.formula(vc.hyps, vc.obligation) for vc in (bound, total)]
+        assert decide(formulas) == [Outcome.PROVED, Outcome.PROVED]
