@@ -190,7 +190,9 @@ def candidates(
     if any(isinstance(s, core.Sync) for s in core.statements(loop.body)):
         # a barrier in the loop needs its counter uniform, which the user's invariants about
         # the counter (`0 <= m && m <= n / 2`) rarely say: GPUVerify infers it beside them
-        out += [Binary(BinOp.EQ, Var(v), At(Var(v), IntLit(0))) for v in plain if v in said]
+        stated = {c for f in loop.invariants for c in conjuncts(f.term)}
+        uniform = [Binary(BinOp.EQ, Var(v), At(Var(v), IntLit(0))) for v in plain if v in said]
+        out += [t for t in uniform if t not in stated]
     # strides read from memory (`acc += a[i]`) make `%` candidates the solvers choke on
     steps = {v: s for v, s in strides(loop, changed).items() if not _reads_arrays(s)}
     _, cond = _split_flags(kernel, loop.cond)
