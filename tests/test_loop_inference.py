@@ -197,6 +197,29 @@ def test_a_barrier_loop_whose_invariant_bounds_its_counter_gets_the_counter_s_un
     assert kept(plain) == []
 
 
+def test_no_uniformity_candidate_where_the_user_states_it(tmp_path: Path) -> None:
+    def guessed(invariant: str) -> list[str]:
+        path = tmp_path / "k.cu"
+        path.write_text(
+            source(
+                f"""
+                /*@ requires gridDim.x == 1; requires n >= 0; */
+                __global__ void k(int *p, int n) {{
+                    //@ loop invariant {invariant};
+                    for (int i = 0; i < n; i++) {{ p[threadIdx.x] = i; __syncthreads(); }}
+                }}
+                """
+            )
+        )
+        (kernel,) = load_kernels(str(path), None)
+        unrolled = unroll(kernel, kernel_launch(kernel, None), 0)
+        _, found = with_candidates(unrolled.kernel, unrolled.missing)
+        return [show_term(f.term) for f in found.values()]
+
+    assert guessed("0 <= i && i <= n && i == i @ 0") == []
+    assert guessed("0 <= i && i <= n") == ["i == i @ 0"]
+
+
 def test_a_wrong_user_invariant_beside_inferred_ones_still_fails(tmp_path: Path) -> None:
     bug = USER_SAID_OTHER.replace("seen >= 0", "seen <= 3")
     k = run(tmp_path, bug)
