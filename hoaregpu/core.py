@@ -257,6 +257,11 @@ def statements(stmt: Stmt) -> Iterator[Stmt]:
             stack.append(s.body)
 
 
+def has_barrier(stmt: Stmt) -> bool:
+    """Some barrier (`Sync`) lies in `stmt`, at any depth."""
+    return any(isinstance(s, Sync) for s in statements(stmt))
+
+
 def assigned_vars(stmt: Stmt) -> set[str]:
     """Variables on the left-hand side of some assignment in `stmt` (Lemma 4.4)."""
     if isinstance(stmt, Assign):

@@ -187,7 +187,7 @@ def candidates(
     )
     scalars = [v for v in plain if v not in said]
     out: list[Term] = []
-    if any(isinstance(s, core.Sync) for s in core.statements(loop.body)):
+    if core.has_barrier(loop.body):
         # a barrier in the loop needs its counter uniform, which the user's invariants about
         # the counter (`0 <= m && m <= n / 2`) rarely say: GPUVerify infers it beside them
         stated = {c for f in loop.invariants for c in conjuncts(f.term)}

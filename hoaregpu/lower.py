@@ -428,7 +428,7 @@ def contract_body_problem(body: core.Stmt, decl: Callable[[str], core.VarDecl]) 
     written = sorted(n for n in core.assigned_vars(body) if decl(n).kind is core.VarKind.SHARED)
     if written:
         return f"writes memory ('{decl(written[0]).display_name}')"
-    if any(isinstance(s, core.Sync) for s in core.statements(body)):
+    if core.has_barrier(body):
         return "has a barrier"
     return None
 

@@ -116,7 +116,7 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
     for v, st in steps.items():
         # strided loops over the threads (`i = tid; ...; i += blockDim.x`): program facts
         terms.append(Binary(BinOp.EQ, _mod(Var(v), st), _mod(gid, st)))
-    if any(isinstance(x, core.Sync) for x in core.statements(loop.body)):
+    if core.has_barrier(loop.body):
         # a barrier in the loop assigns the flags of every array: nothing recorded since it
         for a in sorted(ins.checked):
             terms += [Binary(BinOp.LE, Var(flag(a, kind)), IntLit(0)) for kind in ins.kinds(a)]

@@ -69,7 +69,7 @@ def _defined(f: FNode, links: frozenset[FNode]) -> frozenset[FNode]:
         if not lhs.is_function_application():
             continue
         name, args = lhs.function_name(), lhs.args()
-        if name not in links or tuple(args) != bound or len(set(args)) != len(args):
+        if name not in links or tuple(args) != bound:  # (a quantifier's variables are distinct)
             continue
         if name in rhs.get_free_variables() or (guard is not None and name in guard.get_free_variables()):
             continue
