@@ -28,7 +28,7 @@ from .limits import DEFAULT_UNROLL
 from .loop_inference import inferred, with_candidates
 from .lower import lower_file
 from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcResult, VerifyOptions
-from .race_instrument import Site
+from .race_instrument import Site, value_of
 from .race_invariants import survivors
 from .races import SAME_VALUE, race_kernel, race_vcs, with_blocks
 from .smt.affine_quant import AffineHypotheses
@@ -44,6 +44,7 @@ from .unroll import unroll
 from .vc.generate import Vc, generate, precondition
 from .vc.kinds import Origin, VcKind
 from .vc.slicing import Slicer
+from .vc.strengthen import named, reading, strengthened
 
 
 @contextmanager
@@ -162,16 +163,30 @@ SLICE_MIN_PATH = 64  # conjuncts: on shorter paths a slice saves the solver litt
 
 
 def _slices(slicer: Slicer, vc: Vc, encoded: Callable[[FNode], FNode]) -> tuple[str, ...]:
-    """The VC's slice as a standalone script, tried before it (`SolveTask.weaker`), where it
-    keeps at most half of a long path: the VCs of N sequential loops are each as long as
-    the program, which a solver must read whole, and most of it is about other loops."""
+    """Stronger VCs as standalone scripts, tried before the VC (`SolveTask.weaker`): its
+    slice, where it keeps at most half of a long path (the VCs of N sequential loops are
+    each as long as the program, which a solver must read whole, and most of it is about
+    other loops); before that, for a race check that tolerates writes of the same value,
+    the slice of the check without that tolerance (`vc.strengthen`): it needs no array's
+    contents, only the logs."""
     size = slicer.path_size(vc.hyps)
     if size < SLICE_MIN_PATH:
         return ()
-    sliced = slicer.formula(vc.hyps, vc.obligation, most=size // 2)
-    if sliced is None:
-        return ()
-    return (script_text(slicer.env.formula_manager.Not(encoded(sliced))),)
+    m = slicer.env.formula_manager
+    goals: list[tuple[FNode, int, Callable[[FNode], bool] | None]] = [(vc.obligation, size // 2, None)]
+    if vc.origin.kind is VcKind.DATA_RACE:
+        strict = strengthened(m, vc.obligation, reading(_VALUE_LOG))
+        if strict is not None:  # (the earlier checks' facts about the values left out too)
+            goals.insert(0, (strict, size - 1, _VALUE_LOG))
+    out = []
+    for goal, most, without in goals:
+        sliced = slicer.formula(vc.hyps, goal, most, without)
+        if sliced is not None:
+            out.append(script_text(m.Not(encoded(sliced))))
+    return tuple(out)
+
+
+_VALUE_LOG = named(value_of(""))
 
 
 def prepare(
@@ -309,7 +324,8 @@ def settle_any_cell(k: PreparedKernel, r: VcResult) -> VcResult:
 
 def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[Path]:
     """Write each VC's script as DIR/<file-stem>/<kernel>/<NN>-<kind>-L<line>.smt2 (runnable as
-    is), and its slice, if it has one, beside it as <NN>-<kind>-L<line>.slice.smt2."""
+    is), and its slices (stronger VCs, `_slices`), if it has any, beside it as
+    <NN>-<kind>-L<line>.slice.smt2, .slice2.smt2, ..."""
     written: list[Path] = []
     for k in prepared:
         folder = Path(directory) / Path(k.path).stem / k.kernel.name
@@ -318,8 +334,8 @@ def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[
             path = folder / f"{n:02d}-{vc.origin.kind.value}-L{vc.origin.span.line}.smt2"
             path.write_text(vc.script, encoding="utf-8")
             written.append(path)
-            for text in vc.slices:
-                written.append(path.with_suffix(".slice.smt2"))
+            for i, text in enumerate(vc.slices, start=1):
+                written.append(path.with_suffix(".slice.smt2" if i == 1 else f".slice{i}.smt2"))
                 written[-1].write_text(text, encoding="utf-8")
     return written
 

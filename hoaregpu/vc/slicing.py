@@ -19,13 +19,15 @@ whole path grows with N, and a fresh solver per candidate re-read it (quadratic 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple, overload
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 
 from .goals import Hyp
+
+_Select = Callable[[FNode], bool]  # of symbols
 
 
 def conjuncts(f: FNode) -> list[FNode]:
@@ -151,9 +153,12 @@ class Slicer:
         """Every hypothesis of the paths, each once, parents first."""
         return list(self._parts)
 
-    def premises(self, hyps: Hyp | None, goal: FNode, most: int | None = None) -> list[FNode] | None:
+    def premises(
+        self, hyps: Hyp | None, goal: FNode, most: int | None = None, without: _Select | None = None
+    ) -> list[FNode] | None:
         """The conjuncts of the path that the goal depends on (module doc), in path order;
-        None once they are more than `most`."""
+        None once they are more than `most`. Those linked to a symbol that `without` selects
+        are left out, and nothing is reached through them (a weaker slice still)."""
         if hyps is None:
             return []
         by_link = self._index()
@@ -166,6 +171,8 @@ class Slicer:
             for part in by_link.get(todo.pop(), ()):
                 if part.order in keep or not self._on_path(part.hyp, hyps):
                     continue
+                if without is not None and any(without(s) for s in part.links):
+                    continue
                 keep[part.order] = part
                 if most is not None and len(keep) > most:
                     return None
@@ -177,11 +184,15 @@ class Slicer:
     @overload
     def formula(self, hyps: Hyp | None, goal: FNode) -> FNode: ...
     @overload
-    def formula(self, hyps: Hyp | None, goal: FNode, most: int) -> FNode | None: ...
-    def formula(self, hyps: Hyp | None, goal: FNode, most: int | None = None) -> FNode | None:
+    def formula(
+        self, hyps: Hyp | None, goal: FNode, most: int, without: _Select | None = None
+    ) -> FNode | None: ...
+    def formula(
+        self, hyps: Hyp | None, goal: FNode, most: int | None = None, without: _Select | None = None
+    ) -> FNode | None:
         """premises → goal: valid only if the whole VC is (a weaker VC); None when the
         premises are more than `most`."""
-        premises = self.premises(hyps, goal, most)
+        premises = self.premises(hyps, goal, most, without)
         if premises is None:
             return None
         m = self.env.formula_manager
