@@ -166,23 +166,25 @@ def _slices(slicer: Slicer, vc: Vc, encoded: Callable[[FNode], FNode]) -> tuple[
     """Stronger VCs as standalone scripts, tried before the VC (`SolveTask.weaker`): its
     slice, where it keeps at most half of a long path (the VCs of N sequential loops are
     each as long as the program, which a solver must read whole, and most of it is about
-    other loops); before that, for a race check that tolerates writes of the same value,
-    the slice of the check without that tolerance (`vc.strengthen`): it needs no array's
-    contents, only the logs."""
+    other loops). A race check's first is the slice of its goal without the tolerance of
+    same-value writes (`vc.strengthen`), leaving out the values written and what the earlier
+    checks said of them: it needs the logs' flags and cells, not the arrays' contents,
+    which a solver would unfold through every earlier round (README, "Slices")."""
     size = slicer.path_size(vc.hyps)
     if size < SLICE_MIN_PATH:
         return ()
     m = slicer.env.formula_manager
-    goals: list[tuple[FNode, int, Callable[[FNode], bool] | None]] = [(vc.obligation, size // 2, None)]
+    out = []
     if vc.origin.kind is VcKind.DATA_RACE:
         strict = strengthened(m, vc.obligation, reading(_VALUE_LOG))
-        if strict is not None:  # (the earlier checks' facts about the values left out too)
-            goals.insert(0, (strict, size - 1, _VALUE_LOG))
-    out = []
-    for goal, most, without in goals:
-        sliced = slicer.formula(vc.hyps, goal, most, without)
+        sliced = slicer.formula(vc.hyps, strict or vc.obligation, size - 1, _VALUE_LOG)
         if sliced is not None:
             out.append(script_text(m.Not(encoded(sliced))))
+            if strict is None:  # the plain slice could only add facts about the values
+                return tuple(out)
+    sliced = slicer.formula(vc.hyps, vc.obligation, size // 2)
+    if sliced is not None:
+        out.append(script_text(m.Not(encoded(sliced))))
     return tuple(out)
 
 

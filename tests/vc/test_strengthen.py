@@ -126,21 +126,19 @@ def _down_sweep(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_write_race_check_gets_a_slice_without_the_arrays_contents_and_it_proves(tmp_path: Path) -> None:
+def test_the_race_checks_get_a_slice_without_the_arrays_contents_and_it_proves(tmp_path: Path) -> None:
     path = _down_sweep(tmp_path)
     (k,) = load_kernels(str(path))
     prepared = prepare_kernel(str(path), k, None)
-    writes = [
-        vc
-        for vc in prepared.vcs
-        if vc.origin.kind is VcKind.DATA_RACE and value_of("t") in vc.script.rsplit("(assert (not", 1)[-1]
-    ]
-    assert writes, "the late write checks compare the values written"
-    late = writes[-4:]
+    checks = [vc for vc in prepared.vcs if vc.origin.kind is VcKind.DATA_RACE]
+    writes = [vc for vc in checks if value_of("t") in vc.script.rsplit("(assert (not", 1)[-1]]
+    assert writes, "the write checks compare the values written"
+    late = checks[-12:]  # the last rounds' reads and writes (long paths)
+    assert any(vc in writes for vc in late) and any(vc not in writes for vc in late)
     for vc in late:
-        strict = vc.slices[0]  # one formula: not (premises -> goal)
-        assert "hg.race.value" not in strict  # the tolerance is gone from the goal,
-        assert "(declare-fun t!" not in strict  # and the contents of `t` from the premises
-        assert len(strict) < len(vc.script) * 0.6
+        first = vc.slices[0]  # one formula: not (premises -> goal)
+        assert "hg.race.value" not in first  # the tolerance is gone from the goal,
+        assert "(declare-fun t!" not in first  # and the contents of `t` from the premises
+        assert len(first) < len(vc.script) * 0.6
     results = solve_many([SolveTask(vc.slices[0], "z3") for vc in late], SolverOptions(timeout=20.0))
     assert [r.outcome for r in results] == [Outcome.PROVED] * len(late)
