@@ -163,7 +163,7 @@ SLICE_MIN_PATH = 64  # conjuncts: on shorter paths a slice saves the solver litt
 
 
 def _slices(slicer: Slicer, vc: Vc, encoded: Callable[[FNode], FNode]) -> tuple[str, ...]:
-    """Stronger VCs as standalone scripts, tried before the VC (`SolveTask.weaker`): its
+    """The VC's slices as standalone scripts, tried before it (`SolveTask.weaker`): its
     slice, where it keeps at most half of a long path (the VCs of N sequential loops are
     each as long as the program, which a solver must read whole, and most of it is about
     other loops). A race check's first is the slice of its goal without the tolerance of
@@ -326,7 +326,7 @@ def settle_any_cell(k: PreparedKernel, r: VcResult) -> VcResult:
 
 def dump_smt(prepared: Sequence[PreparedKernel], directory: str | Path) -> list[Path]:
     """Write each VC's script as DIR/<file-stem>/<kernel>/<NN>-<kind>-L<line>.smt2 (runnable as
-    is), and its slices (stronger VCs, `_slices`), if it has any, beside it as
+    is), and its slices (`_slices`), if it has any, beside it as
     <NN>-<kind>-L<line>.slice.smt2, .slice2.smt2, ..."""
     written: list[Path] = []
     for k in prepared:

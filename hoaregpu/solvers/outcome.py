@@ -38,8 +38,9 @@ class SolveTask:
     prefix: str = field(default="", repr=False, compare=False)
     prefix_end: int = 0
     body: str = field(default="", repr=False)
-    # scripts of weaker VCs (slices, `vc.slicing`), tried before `script` and the
-    # alternatives: their proof proves the VC, their refutation says nothing (`solvers.race`)
+    # scripts of slices of the VC (`vc.slicing`, with fewer hypotheses; a race check's with a
+    # stronger goal too, `vc.strengthen`), tried before `script` and the alternatives: their
+    # proof proves the VC, their refutation says nothing (`solvers.race`)
     weaker: tuple[str, ...] = field(default=(), repr=False)
 
 

@@ -59,7 +59,10 @@ def _child(conn: Connection, backend: Backend, script: str, options: SolverOptio
         os._exit(0)
 
 
-WEAKER_REFUTED = "a slice of the VC has a countermodel, which may violate a hypothesis it left out"
+WEAKER_REFUTED = (
+    "a slice of the VC has a countermodel, which may violate a hypothesis it left out (or, for a "
+    "race check, be a write of the same value, which is no race)"
+)
 
 
 def race(

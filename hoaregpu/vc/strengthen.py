@@ -1,10 +1,10 @@
 """A stronger goal: atoms of the obligation replaced by the constant that makes it stronger.
 
-If an atom `A` occurs in `G` only under `¬`, `∧`, `∨`, `→` and `∀` (never under `↔` or in
-an `ite`'s condition), `G` is monotone in it: increasing where `A` is positive, decreasing
-where it is negative. Replacing a positive occurrence by `false` or a negative one by `true`
-therefore gives `G'` with `G' → G`, so a proof of `path → G'` is a proof of `path → G` (a
-refutation of it is not: `G'` may fail where `G` holds).
+A subformula `A` reached from the root of `G` through `¬`, `∧`, `∨`, `→`, `∀` and `∃` only
+(not into an `↔` or an `ite`) has a polarity, and `G` is monotone in it: increasing where
+`A` is positive, decreasing where it is negative. Replacing a positive `A` by `false` or a
+negative one by `true` therefore gives `G'` with `G' → G`, so a proof of `path → G'` is a
+proof of `path → G` (a refutation of it is not: `G'` may fail where `G` holds).
 
 The race checks use it (`driver._slices`): a write conflicts with another thread's write to
 the same cell *of a different value* (`race_instrument.conflict`, Definition 5.4(b)), and
@@ -24,8 +24,8 @@ from pysmt.formula import FormulaManager
 
 
 def strengthened(mgr: FormulaManager, goal: FNode, drop: Callable[[FNode], bool]) -> FNode | None:
-    """`goal` with every atom that `drop` selects replaced so that the result implies `goal`
-    (module doc); None when no such atom occurs in a position of known polarity."""
+    """`goal` with every subformula of known polarity that `drop` selects replaced so that
+    the result implies `goal` (module doc); None when there is none."""
     changed = False
 
     def go(f: FNode, positive: bool) -> FNode:
