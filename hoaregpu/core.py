@@ -130,6 +130,8 @@ class CheckKind(Enum):
     INDEX_BOUNDS = "index-bounds"
     # another thread may access the same memory cell, one of the two a write (hoaregpu.races)
     DATA_RACE = "data-race"
+    # a `barrier invariant` clause, proved at the barrier before the arrays it reads are forgotten
+    BARRIER_INVARIANT = "barrier-invariant"
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,11 @@ class Assume:
     formula: Formula
     span: Span | None = field(default=None, compare=False, repr=False)
     contract: str | None = None  # the `ensures` of this device function, at a call of it
+    # a barrier invariant's cut: these variables get arbitrary values, then `formula` is
+    # assumed of them (it was proved just before: `lower.py`): the memory it reads, of which
+    # what follows knows only that, and the locals whose scope has ended (dead). Those the
+    # kernel never writes keep theirs (`vc.wp.vc_assume`).
+    forget: tuple[str, ...] = ()
 
 
 class ExitKind(Enum):

@@ -117,7 +117,8 @@ def show_stmt(s: core.Stmt, indent: int = 0) -> list[str]:
         note = "" if s.check is core.CheckKind.ASSERTION else f" /* {s.check.value} */"
         return [f"{pad}assert {show_term(s.formula.term)}{note}"]
     if isinstance(s, core.Assume):
-        return [f"{pad}assume {show_term(s.formula.term)}"]
+        cut = f"forget {', '.join(s.forget)}; " if s.forget else ""
+        return [f"{pad}{cut}assume {show_term(s.formula.term)}"]
     if isinstance(s, core.Opaque) and s.atomic is not None:
         a = s.atomic
         cell = a.target + "".join(f"[{show_term(i)}]" for i in a.indices)

@@ -236,7 +236,8 @@ def race_block_lines(k: KernelResult) -> list[str]:
 
 
 def _assumes(s: core.Stmt) -> list[core.Assume]:
-    return [x for x in core.statements(s) if isinstance(x, core.Assume)]
+    """The `assume`s of a kernel (not a barrier invariant's cut: its clauses were proved)."""
+    return [x for x in core.statements(s) if isinstance(x, core.Assume) and not x.forget]
 
 
 def _initialisers(kernel: core.Kernel) -> list[tuple[core.Formula, str]]:

@@ -22,6 +22,7 @@ class ClauseKind(Enum):
     LOOP_INVARIANT = "loop invariant"
     ASSERT = "assert"
     ASSUME = "assume"
+    BARRIER_INVARIANT = "barrier invariant"
 
 
 @dataclass(frozen=True)
@@ -168,11 +169,13 @@ class EmptyStmt:
 
 @dataclass(frozen=True)
 class AnnotStmt:
-    """An `assert` or `assume` clause standing as a statement."""
+    """An `assert` or `assume` clause standing as a statement; or the `barrier invariant`
+    clauses of the barrier just before it: `clause` and the others in `together`."""
 
     clause: Clause
     span: Span = field(compare=False, repr=False)
     call: str | None = None  # the `requires` (assert) / `ensures` (assume) of this called function
+    together: tuple[Clause, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ..core import Assert, If, Kernel, Opaque, Seq, Stmt, Sync, VarKind, While, statements
+from ..core import Assert, Assume, If, Kernel, Opaque, Seq, Stmt, Sync, VarKind, While, statements
 from ..launch import Launch
 from ..prepared import KernelResult, ReplayVerdict
 from ..solvers.outcome import Outcome, Value
@@ -115,6 +115,8 @@ def _loop_lines(stmt: Stmt, seen_loop: bool, out: set[tuple[str, int]]) -> bool:
             out.update((f.span.path, f.span.line) for f in stmt.invariants if f.span is not None)
         _loop_lines(stmt.body, True, out)
         return True
+    if isinstance(stmt, Assume) and stmt.forget:
+        return True  # a barrier invariant's cut: from here on, states as after a loop
     if isinstance(stmt, Assert | Sync) and seen_loop:
         for span in (stmt.span, stmt.formula.span if isinstance(stmt, Assert) else None):
             if span is not None:

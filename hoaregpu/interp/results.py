@@ -25,6 +25,7 @@ CHECK_LABEL = {
     CheckKind.CALL_PRECONDITION: "precondition of the called device function",
     CheckKind.INDEX_BOUNDS: "index-bounds check (C would reach another row of the array)",
     CheckKind.DATA_RACE: "race check",
+    CheckKind.BARRIER_INVARIANT: "barrier invariant",
 }
 LOOP_INVARIANT = "loop-invariant"
 POSTCONDITION = "postcondition"

@@ -1,5 +1,5 @@
 """The annotation language: clauses `requires φ;`, `ensures φ;`, `loop invariant φ;`,
-`assert φ;`, `assume φ;` inside one `/*@ ... */` or `//@` comment.
+`assert φ;`, `assume φ;`, `barrier invariant φ;` inside one `/*@ ... */` or `//@` comment.
 
 The C program around the annotations is Clang's business (`hoaregpu.frontend`); this
 grammar sees only the text of one annotation, parsed at its offset in the file so that
@@ -27,21 +27,15 @@ pp.ParserElement.set_default_whitespace_chars(" \t\r\n\f\v")
 EXPR = build(formula=False)
 FORMULA = build(formula=True)
 
-_CLAUSE_KINDS = {
-    "requires": ClauseKind.REQUIRES,
-    "ensures": ClauseKind.ENSURES,
-    "assert": ClauseKind.ASSERT,
-    "assume": ClauseKind.ASSUME,
-}
-
 
 def _clause(s: str, loc: int, toks: Toks) -> Clause:
-    word = " ".join(str(toks[0]).split())
-    kind = _CLAUSE_KINDS.get(word, ClauseKind.LOOP_INVARIANT)
+    kind = ClauseKind(" ".join(str(toks[0]).replace("_", " ").split()))  # `loop_invariant` too
     return Clause(kind, toks[1], ctx().span(loc))
 
 
-CLAUSE_KW = pp.Regex(rf"(?:requires|ensures|loop{WS}+invariant|loop_invariant|assert|assume){B}")
+CLAUSE_KW = pp.Regex(
+    rf"(?:requires|ensures|loop{WS}+invariant|loop_invariant|barrier{WS}+invariant|barrier_invariant|assert|assume){B}"
+)
 BAD_CLAUSE = pp.Regex(
     rf"(?:loop{WS}+(?:variant|assigns|frees|allocates)|assigns|decreases|terminates|behaviou?r|complete"
     rf"|disjoint|predicate|logic|lemma|axiomatic|ghost|invariant|frees|allocates|context_everywhere"
@@ -51,7 +45,7 @@ BAD_CLAUSE = pp.Regex(
         lambda t, loc: UnsupportedError(
             f"clause '{' '.join(t.split())}'",
             ctx().span(loc),
-            "supported clauses: requires, ensures, loop invariant, assert, assume",
+            "supported clauses: requires, ensures, loop invariant, assert, assume, barrier invariant",
         )
     )
 )
@@ -59,7 +53,8 @@ CLAUSE = (CLAUSE_KW - FORMULA - punct(";", "';' at the end of the clause")).set_
 ANNOTATION = (
     pp.ZeroOrMore(CLAUSE | BAD_CLAUSE)
     - pp.StringEnd().set_name(
-        "a clause ('requires', 'ensures', 'loop invariant', 'assert', 'assume') or the end of the annotation"
+        "a clause ('requires', 'ensures', 'loop invariant', 'assert', 'assume', 'barrier invariant') "
+        "or the end of the annotation"
     )
 ).parse_with_tabs()
 EXPR_ONLY = (EXPR - pp.StringEnd().set_name("the end of the expression")).parse_with_tabs()

@@ -2,7 +2,8 @@
 
 The grammar returns annotation comments as `Annot` items among statements (in a block or
 before a sub-statement) and among kernels (at the top level). Here `loop invariant`
-clauses attach to the next `while`/`for`, `assert`/`assume` become statements, and
+clauses attach to the next `while`/`for`, `assert`/`assume` become statements,
+`barrier invariant` clauses become statements right after the next barrier, and
 `requires`/`ensures` form the contract of the next kernel; any other placement is a
 SpecError that says where the clause may appear.
 """
@@ -13,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import Span, SpecError
-from ..syntax import AnnotStmt, Block, Clause, ClauseKind, ForStmt, KernelDef, Stmt, WhileStmt
+from ..syntax import AnnotStmt, Block, Clause, ClauseKind, ForStmt, KernelDef, Stmt, SyncStmt, WhileStmt
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ _WHERE = {
     ClauseKind.LOOP_INVARIANT: "in an annotation right before a 'while' or 'for' loop",
     ClauseKind.ASSERT: "as a statement inside a kernel body",
     ClauseKind.ASSUME: "as a statement inside a kernel body",
+    ClauseKind.BARRIER_INVARIANT: "in an annotation right before a barrier ('__syncthreads();')",
 }
 
 
@@ -41,11 +43,14 @@ def resolve(items: list[Any]) -> list[Stmt]:
     """Statements and annotation comments of a block, in order, to statements."""
     out: list[Stmt] = []
     invariants: list[Clause] = []
+    at_barrier: list[Clause] = []  # `barrier invariant`s: statements after the barrier they precede
     for item in items:
         if isinstance(item, Annot):
             for clause in item.clauses:
                 if clause.kind is ClauseKind.LOOP_INVARIANT:
                     invariants.append(clause)
+                elif clause.kind is ClauseKind.BARRIER_INVARIANT:
+                    at_barrier.append(clause)
                 elif clause.kind in (ClauseKind.ASSERT, ClauseKind.ASSUME):
                     out.append(AnnotStmt(clause, clause.span))
                 else:
@@ -57,8 +62,13 @@ def resolve(items: list[Any]) -> list[Stmt]:
             item = replace(item, invariants=(*invariants, *item.invariants))
             invariants = []
         out.append(item)
-    if invariants:
-        raise misplaced(invariants[0])
+        if at_barrier:
+            if not isinstance(item, SyncStmt):
+                raise misplaced(at_barrier[0])
+            out.append(AnnotStmt(at_barrier[0], at_barrier[0].span, together=tuple(at_barrier[1:])))
+            at_barrier = []
+    if invariants or at_barrier:
+        raise misplaced((invariants or at_barrier)[0])
     return out
 
 

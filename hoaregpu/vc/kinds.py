@@ -19,6 +19,7 @@ class VcKind(Enum):
     CALL_PRECONDITION = "call-precondition"
     INDEX_BOUNDS = "index-bounds"
     DATA_RACE = "data-race"
+    BARRIER_INVARIANT = "barrier-invariant"
 
 
 MESSAGES: dict[VcKind, str] = {
@@ -33,6 +34,7 @@ MESSAGES: dict[VcKind, str] = {
     VcKind.INDEX_BOUNDS: "index might leave its row of the array (C would reach another row)",
     VcKind.DATA_RACE: "data race: another thread might access this memory cell, one of the two a write, "
     "with no barrier between",
+    VcKind.BARRIER_INVARIANT: "barrier invariant might not hold at the barrier",
 }
 
 

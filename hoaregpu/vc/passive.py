@@ -5,6 +5,7 @@ recursion); and the frame of a havoc, shared by loops and calls (`vc.calls`)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 
 from pysmt.environment import Environment
@@ -33,6 +34,15 @@ class VcGen:
         self.obligations: list[Obligation] = []
         self._count = 0
         self._todo: list[Task] = []
+
+    @functools.cached_property
+    def written(self) -> frozenset[str]:
+        """The variables some statement of the kernel assigns."""
+        assigned = (
+            (s.target,) if isinstance(s, core.Assign) else s.havoc if isinstance(s, core.Opaque) else ()
+            for s in core.statements(self.enc.kernel.body)
+        )
+        return frozenset(x for names in assigned for x in names)
 
     def span(self, s: Span | None) -> Span:
         return s if s is not None else self.default_span

@@ -7,10 +7,10 @@ refutations: a model of a sliced VC may violate a dropped hypothesis). The conju
 are those connected to the goal through the symbols they share, transitively (a
 *definition* of a symbol, `F!k(i) = e`, only through the symbol it defines: what `e`
 reads does not need it; `_defined`), where the connection does not run through *hubs*:
-constants (`n`, `ntid`, a counterexample's witnesses) and the initial state (`\\old(a)`),
-which every part of a kernel may mention, and through which everything would be
-connected. A conjunct that mentions hubs only (a `requires`, the launch's facts) is always
-kept.
+constants (`n`, `ntid`, a counterexample's witnesses), the initial state (`\\old(a)`) and
+the functions defined from those alone (`_derived_hubs`), which every part of a kernel may
+mention, and through which everything would be connected. A conjunct that mentions hubs
+only (a `requires`, the launch's facts) is always kept.
 
 Houdini (`race_invariants`) proves its candidates on slices first: in a kernel of N
 sequential loops, a loop's candidate depends on its own loop and the one before, while the
@@ -79,6 +79,24 @@ def _defined(f: FNode, links: frozenset[FNode]) -> frozenset[FNode]:
     return frozenset()
 
 
+def _derived_hubs(parts: list[tuple[_Part, frozenset[FNode]]]) -> frozenset[FNode]:
+    """The symbols whose every definition reads hubs alone (a sum over the initial state:
+    `P(x) = P(x - 1) + \\old(a)[x]`): functions of the initial state. Through them a slice
+    reaches their definitions only, not every conjunct that mentions them (every clause that
+    sums over the input would be connected to every other). To a fixpoint: a symbol defined
+    from those is one as well."""
+    definitions: dict[FNode, list[frozenset[FNode]]] = {}
+    for part, defined in parts:
+        for f in defined:
+            definitions.setdefault(f, []).append(part.links - defined)
+    derived: frozenset[FNode] = frozenset()
+    while True:
+        more = frozenset(f for f, reads in definitions.items() if all(r <= derived for r in reads))
+        if more <= derived:
+            return derived
+        derived = more
+
+
 class _Part(NamedTuple):
     order: tuple[int, int]  # (Hyp.index, position in the hypothesis): path order
     hyp: Hyp
@@ -127,15 +145,22 @@ class Slicer:
 
     def _index(self) -> dict[FNode, list[_Part]]:
         if self._by_link is None:
+            found = [
+                (_Part((h.index, pos), h, c, links), h.defines & links or _defined(c, links))
+                for h, parts in self._parts.items()
+                for pos, c in enumerate(parts)
+                for links in (_links(c),)
+            ]
+            derived = _derived_hubs(found)
             self._by_link = {}
-            for h, parts in self._parts.items():
-                for pos, c in enumerate(parts):
-                    part = _Part((h.index, pos), h, c, _links(c))
-                    if not part.links:
-                        self._hubs_only.append(part)
-                    defined = part.links & h.defines or _defined(c, part.links)
-                    for link in defined or part.links:
-                        self._by_link.setdefault(link, []).append(part)
+            for part, defined in found:
+                # a definition is reached through what it defines; any other conjunct through
+                # its links but the derived hubs (through those if it has no other)
+                keys = defined or part.links - derived or part.links
+                if not keys:
+                    self._hubs_only.append(part)
+                for link in keys:
+                    self._by_link.setdefault(link, []).append(part)
         return self._by_link
 
     def path_size(self, hyps: Hyp | None) -> int:

@@ -200,7 +200,15 @@ def _many_fixed_threads(g: VcGen) -> bool:
 
 def vc_assume(stmt: core.Assume, mask: Mask, g: VcGen) -> None:
     """`assume φ` (H-CONSEQ with a stronger precondition): φ → Q, with φ read at the active
-    threads only (a global φ under mask m is `(∃t ∈ m) → φ`, see `formula_active`)."""
+    threads only (a global φ under mask m is `(∃t ∈ m) → φ`, see `formula_active`).
+
+    With `forget` (a barrier invariant's cut, proved just before): {∀x̄'. φ[x̄'/x̄] → Q[x̄'/x̄]}
+    forget x̄; assume φ {Q}, x̄ the named memory the kernel writes. A weaker precondition than
+    φ → Q (H-CONSEQ): the current x̄ is one of the x̄' that satisfy φ. What follows refers to
+    x̄' only, so its slices leave the history of x̄ out."""
+    written = [x for x in stmt.forget if x in g.written]
+    if written:
+        g.make_current(g.havoc(written))
     g.assume(g.enc.formula_active(stmt.formula.term, mask))
 
 
