@@ -28,6 +28,11 @@ loop did. With exit flags, each copy runs under `if (!brk && !ret)`: a thread th
 not has executed the step in every iteration. In the lockstep semantics (Fig. 1) the loop
 and its unrolling are then the same program.
 
+In each copy, the counter and the other known constants are literals in the program's
+expressions (`_fold`) and in its `assert`/`assume` clauses, barrier invariants among them
+(`_fold_formula`: not below `@`, `\\old`, `\\all`), so that `(j + 1) % (2 * d)` is a
+modulus by a constant for the solver.
+
 Spans in a copy carry the iteration (`Span.context`), so a VC inside an unrolled loop is
 reported at its source line with a note naming the iteration.
 """
@@ -44,12 +49,14 @@ from .launch import Launch
 from .limits import DEFAULT_UNROLL
 from .term_walk import children, map_children, subterms, term_span
 from .terms import (
+    Aggregate,
     Binary,
     BinOp,
     BlockCount,
     BlockId,
     Conditional,
     IntLit,
+    Quant,
     Term,
     ThreadCount,
     ThreadId,
@@ -128,6 +135,8 @@ class _Unroller:
             return core.If(s.cond, then, orelse, s.span), {x: v for x, v in a.items() if b.get(x) == v}
         if isinstance(s, core.While):
             return self.loop(s, env)
+        if isinstance(s, core.Assert | core.Assume) and self.inside:
+            return replace(s, formula=replace(s.formula, term=self._fold_formula(s.formula.term, env))), env
         # anything else (a device function called through its contract, `core.Opaque`, gets
         # arbitrary new values for what its body assigns) forgets what it may change; its
         # inside is verified on its own, so its loops are left alone
@@ -286,6 +295,38 @@ class _Unroller:
             if value is not None:
                 return IntLit(value, term_span(out))
         return out
+
+    def _fold_formula(self, t: Term, env: Env, bound: frozenset[str] = frozenset()) -> Term:
+        """`_fold` in an `assert`/`assume` of a copy: its plain reads of a counter are at the
+        active threads, each holding the value (`u + d` of a barrier invariant becomes `u + 4`,
+        a linear term for the solver). Not below `@`, `\\old`, `\\all`, ... (another thread's
+        or state's value), nor of a bound variable."""
+        if isinstance(t, Quant):
+            return replace(t, body=self._fold_formula(t.body, env, bound | frozenset(t.names)))
+        if isinstance(t, Aggregate):
+            return replace(
+                t,
+                low=self._fold_formula(t.low, env, bound),
+                high=self._fold_formula(t.high, env, bound),
+                body=self._fold_formula(t.body, env, bound | {t.name}),
+            )
+        if isinstance(t, Var) and not t.indices and t.name not in bound:
+            return self._fold(t, env)
+        if not isinstance(t, Var | Binary | Unary | Conditional):
+            return t
+        folded = map_children(t, lambda c: self._fold_formula(c, env, bound))
+        if (
+            isinstance(folded, Binary)
+            and folded.op in _ARITHMETIC
+            and all(isinstance(c, IntLit) for c in children(folded))
+        ):
+            value = evaluate(folded, {}, self.launch)
+            if value is not None:
+                return IntLit(value, term_span(folded))
+        return folded
+
+
+_ARITHMETIC = frozenset({BinOp.ADD, BinOp.SUB, BinOp.MUL, BinOp.DIV, BinOp.MOD, BinOp.SHL, BinOp.SHR})
 
 
 def _split_flags(kernel: core.Kernel, cond: Term) -> tuple[tuple[str, ...], Term]:

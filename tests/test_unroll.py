@@ -708,3 +708,30 @@ def test_an_up_sweep_over_a_fixed_parameter_verifies_and_its_overlap_races(tmp_p
     k = run(tmp_path, bug)
     assert k.verdict == "failed"
     assert ("data-race", line_of(bug, "m[bi] += m[ai];")) in refuted(k)
+
+
+def test_the_counter_s_value_is_propagated_into_the_copies_clauses_but_not_below_at_or_a_binder() -> None:
+    """An `assert` (a barrier invariant) in a copy reads the counter at the active threads,
+    each holding the value: `(j + 1) % (2 * d)` becomes `(j + 1) % 4`. Not `d @ 0` (another
+    thread's value), nor a bound variable of the same name."""
+    u = unrolled(
+        """
+        __global__ void k(int *a) {
+            for (int d = 1; d < 4; d *= 2) {
+                //@ assert \\forall int j; 0 <= j < 4 && (j + 1) % (2 * d) == 0 ==> a[j] >= d @ 0;
+                //@ assert \\forall int d; d == d;
+                __syncthreads();
+            }
+        }
+        """
+    )
+    asserts = [s.formula.term for s in core.statements(u.kernel.body) if isinstance(s, core.Assert)]
+    moduli = [
+        t.right.value
+        for f in asserts
+        for t in subterms(f)
+        if isinstance(t, Binary) and t.op is BinOp.MOD and isinstance(t.right, IntLit)
+    ]
+    assert moduli == [2, 4]
+    names = [{t.name for t in subterms(f) if isinstance(t, Var)} for f in asserts]
+    assert names == [{"a", "d", "j"}, {"d"}] * 2  # `d @ 0`, and the bound `d`
