@@ -203,9 +203,9 @@ def vc_assume(stmt: core.Assume, mask: Mask, g: VcGen) -> None:
     threads only (a global φ under mask m is `(∃t ∈ m) → φ`, see `formula_active`).
 
     With `forget` (a barrier invariant's cut, proved just before): {∀x̄'. φ[x̄'/x̄] → Q[x̄'/x̄]}
-    forget x̄; assume φ {Q}, x̄ the named memory the kernel writes. A weaker precondition than
-    φ → Q (H-CONSEQ): the current x̄ is one of the x̄' that satisfy φ. What follows refers to
-    x̄' only, so its slices leave the history of x̄ out."""
+    forget x̄; assume φ {Q}, x̄ the named variables the kernel writes. A stronger precondition
+    than that of `assume φ` (it implies φ → Q: take x̄' = x̄), so proving it is sound
+    (H-CONSEQ). What follows refers to x̄' only, so its slices leave the history of x̄ out."""
     written = [x for x in stmt.forget if x in g.written]
     if written:
         g.make_current(g.havoc(written))
