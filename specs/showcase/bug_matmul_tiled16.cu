@@ -1,7 +1,7 @@
 // expect: failed index-bounds:19
 // allow-unknown: cvc5 index-bounds:19 -- cvc5 finds no model in 60 s
-// Planted bug: the 16 x 16 tiled multiplication stores its A element one column too far into the tile,
-// As[ty][tx + 1]: column 15 leaves the tile's row (C would write As[ty + 1][0]), column 0 is never loaded.
+// allow-unknown: z3 loop-invariant-preserved:23 -- 2026-11-30: the second tile step's preservation timed out at 120 s through z3's API (5.4.0, both configurations), on the code of 2026-11-29 too; z3's binary (4.8.12) with its macro finder proves the same script in 1 s
+// Planted bug: the 16 x 16 tiled multiplication stores its A element one column too far into the tile, As[ty][tx + 1]: column 15 leaves the tile's row (C would write As[ty + 1][0]), column 0 is never loaded.
 #define N 32
 #define TILE 16
 /*@ requires blockDim.x == 16 && blockDim.y == 16;
