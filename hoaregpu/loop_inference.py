@@ -45,7 +45,8 @@ from .pretty import show_term
 from .race_invariants import houdini, strides
 from .term_walk import conjuncts, subterms, variable_names
 from .terms import At, Binary, BinOp, IntLit, Term, Var
-from .unroll import MissingInvariant, _split_flags
+from .unroll import MissingInvariant
+from .unroll_shape import split_flags
 
 FUNCTIONAL_COL = 200_000  # candidate columns of this pass (race_invariants.INFERRED_COL is below)
 
@@ -195,7 +196,7 @@ def candidates(
         out += [t for t in uniform if t not in stated]
     # strides read from memory (`acc += a[i]`) make `%` candidates the solvers choke on
     steps = {v: s for v, s in strides(loop, changed).items() if not _reads_arrays(s)}
-    _, cond = _split_flags(kernel, loop.cond)
+    _, cond = split_flags(kernel, loop.cond)
     for v in scalars:
         x = Var(v)
         out.append(Binary(BinOp.EQ, x, At(x, IntLit(0))))

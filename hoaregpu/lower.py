@@ -21,11 +21,12 @@ from dataclasses import dataclass, field, replace
 from . import core, early_exit, grid, syntax
 from .access_facts import check_placement as check_access_facts
 from .access_facts import check_target as check_fact_target
+from .barrier_invariants import barrier_cut
 from .errors import Span, SpecError, UnsupportedError
 from .floats import check_annotation as check_float_annotation
 from .lower_calls import lower_call
 from .lower_checks import EvaluationChecks, VarInfo, extent
-from .term_walk import children, conjoin, subterms
+from .term_walk import subterms
 from .terms import (
     RESULT,
     Access,
@@ -304,19 +305,10 @@ class _Lowerer(EvaluationChecks):
         return name
 
     def barrier_invariant(self, clauses: list[core.Formula], span: Span) -> core.Stmt:
-        """A barrier's `barrier invariant` clauses: a cut. Each is proved (and assumed), then
-        the memory they read (outside `\\old`) is forgotten and they are assumed of it: what
-        follows knows of those arrays what the clauses say, so its VCs no longer carry their
-        history (GPUVerify's barrier invariants, Chong et al. 2013, with no instantiation)."""
-        checks = [core.Assert(c, c.span, core.CheckKind.BARRIER_INVARIANT) for c in clauses]
-        memory = {n for c in clauses for n in _memory_read(c.term, self.info)}
-        # and the locals whose scope has ended (dead: C reads them nowhere after), which would
-        # tie later VCs to earlier rounds through their frames (`x' = ite(active, v, x)`)
         visible = {n for scope in self.scopes for n in scope.values()}
-        ended = {n for n in self.order if n not in visible and self.info[n].decl.role is core.VarRole.LOCAL}
-        forget = sorted(memory | ended)
-        whole = core.Formula(conjoin([c.term for c in clauses]), clauses[0].span)
-        return core.Seq((*checks, core.Assume(whole, span, forget=tuple(forget))))
+        ended = [n for n in self.order if n not in visible and self.info[n].decl.role is core.VarRole.LOCAL]
+        memory = lambda name: name in self.info and self.info[name].decl.kind is core.VarKind.SHARED  # noqa: E731
+        return barrier_cut(clauses, span, memory, ended)
 
     @staticmethod
     def _seq(a: core.Stmt, b: core.Stmt) -> core.Stmt:
@@ -382,21 +374,6 @@ def _is_boolean(t: Term) -> bool:
     if isinstance(t, Binary):
         return t.op.is_comparison or t.op.is_logical
     return isinstance(t, Unary) and t.op.value == "!"
-
-
-def _memory_read(term: Term, info: dict[str, VarInfo]) -> set[str]:
-    """The memory (arrays and variables not local to a thread) `term` reads in the current
-    state: not under `\\old`."""
-    out: set[str] = set()
-    stack = [term]
-    while stack:
-        t = stack.pop()
-        if isinstance(t, Old):
-            continue
-        if isinstance(t, Var) and t.name in info and info[t.name].decl.kind is core.VarKind.SHARED:
-            out.add(t.name)
-        stack.extend(children(t))
-    return out
 
 
 def _dim_message(name: str, dim: int, used: int) -> str:

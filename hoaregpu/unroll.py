@@ -61,14 +61,12 @@ from .terms import (
     ThreadCount,
     ThreadId,
     Unary,
-    UnOp,
     Var,
     builtin_name,
 )
+from .unroll_shape import is_exit_flag, none_set, split_flags, the_step, user_invariants
 
 BUDGET_FACTOR = 16  # iterations unrolled in one kernel, nested copies included, at most limit * this
-
-_EXIT_FLAG_PREFIXES = (core.ExitKind.BREAK.value + ".", core.ExitKind.RETURN.value + ".")
 
 
 @dataclass(frozen=True)
@@ -144,8 +142,8 @@ class _Unroller:
         return s, {x: v for x, v in env.items() if x not in changed}
 
     def loop(self, s: core.While, env: Env) -> tuple[core.Stmt, Env]:
-        flags, cond = _split_flags(self.kernel, s.cond)
-        if not _user_invariants(s, flags):
+        flags, cond = split_flags(self.kernel, s.cond)
+        if not user_invariants(s, flags):
             try:
                 copies = self.unroll(s, flags, cond, env)
             except _Refused as r:
@@ -189,7 +187,7 @@ class _Unroller:
         if not self._scalar_local(k):
             raise _Refused(f"its counter '{name}' is not a per-thread scalar variable")
         self._check_constant_reads(cond, k, env, assigned, "its condition")
-        step = _the_step(s.body, k, flags)
+        step = the_step(s.body, k, flags)
         if step is None:
             raise _Refused(
                 f"its counter '{name}' is not assigned exactly once on every path of an iteration "
@@ -236,7 +234,7 @@ class _Unroller:
             )
             body = _respan(s.body, note)
             if flags:  # a thread that broke out or returned stays inactive (hoaregpu.early_exit)
-                body = core.If(_none_set(flags), body, core.Skip(), s.span)
+                body = core.If(none_set(flags), body, core.Skip(), s.span)
             copies.append(body)
         return core.Seq(tuple(copies), s.span)
 
@@ -282,7 +280,7 @@ class _Unroller:
         evaluated only by the active threads, and each of them holds that value (`Env`); the
         counter's own assignment stays, so the program computes what it did."""
         if isinstance(t, Var) and not t.indices and t.name in env and self._scalar_local(t.name):
-            if _is_exit_flag(self.kernel, t.name):  # the copies' guards keep their shape
+            if is_exit_flag(self.kernel, t.name):  # the copies' guards keep their shape
                 return t
             return IntLit(env[t.name], t.span)
         if not isinstance(t, Var | Binary | Unary | Conditional):
@@ -327,97 +325,6 @@ class _Unroller:
 
 
 _ARITHMETIC = frozenset({BinOp.ADD, BinOp.SUB, BinOp.MUL, BinOp.DIV, BinOp.MOD, BinOp.SHL, BinOp.SHR})
-
-
-def _split_flags(kernel: core.Kernel, cond: Term) -> tuple[tuple[str, ...], Term]:
-    """`!ret && (!brk && c)` (as `hoaregpu.early_exit` builds it) → ((ret, brk), c)."""
-    flags: list[str] = []
-    while (
-        isinstance(cond, Binary)
-        and cond.op is BinOp.AND
-        and isinstance(cond.left, Unary)
-        and cond.left.op is UnOp.NOT
-        and isinstance(cond.left.operand, Var)
-        and _is_exit_flag(kernel, cond.left.operand.name)
-    ):
-        flags.append(cond.left.operand.name)
-        cond = cond.right
-    return tuple(flags), cond
-
-
-def _is_exit_flag(kernel: core.Kernel, name: str) -> bool:
-    return (
-        name.startswith(_EXIT_FLAG_PREFIXES)
-        and kernel.has_decl(name)
-        and kernel.decl(name).role is core.VarRole.SYNTHETIC
-    )
-
-
-def _user_invariants(s: core.While, flags: tuple[str, ...]) -> bool:
-    """Whether the loop has invariants other than the `brk ==> B` that early_exit adds."""
-    for inv in s.invariants:
-        t = inv.term
-        synthetic = (
-            isinstance(t, Binary)
-            and t.op is BinOp.IMPLIES
-            and isinstance(t.left, Var)
-            and t.left.name in flags
-        )
-        if not synthetic:
-            return True
-    return False
-
-
-def _the_step(body: core.Stmt, k: str, flags: tuple[str, ...]) -> core.Assign | None:
-    """The one assignment to `k` in the body, when it is reached on every path of an iteration
-    except through guards on the loop's own exit flags (`if (!brk) ...`: a thread that fails
-    one is inactive for the rest of the loop), and no other statement assigns `k`. A guard on
-    a `continue` flag does not count: a thread that continued stays in the loop without
-    stepping its counter."""
-    found: list[core.Assign] = []
-
-    def top(s: core.Stmt) -> None:
-        if isinstance(s, core.Assign) and s.target == k:
-            found.append(s)
-        elif isinstance(s, core.Seq):
-            for x in s.stmts:
-                top(x)
-        elif isinstance(s, core.If) and _is_flag_guard(s.cond, flags) and isinstance(s.orelse, core.Skip):
-            top(s.then)
-
-    top(body)
-    if len(found) != 1 or _count_assignments(body, k) != 1:
-        return None
-    return found[0]
-
-
-def _is_flag_guard(t: Term, flags: tuple[str, ...]) -> bool:
-    """`!f` or `!f && !g` with f, g among `flags`: the guards `hoaregpu.early_exit` puts after a
-    possible exit."""
-    if isinstance(t, Unary) and t.op is UnOp.NOT and isinstance(t.operand, Var):
-        return t.operand.name in flags and not t.operand.indices
-    if isinstance(t, Binary) and t.op is BinOp.AND:
-        return _is_flag_guard(t.left, flags) and _is_flag_guard(t.right, flags)
-    return False
-
-
-def _count_assignments(s: core.Stmt, k: str) -> int:
-    if isinstance(s, core.Assign):
-        return int(s.target == k)
-    if isinstance(s, core.Seq):
-        return sum(_count_assignments(x, k) for x in s.stmts)
-    if isinstance(s, core.If):
-        return _count_assignments(s.then, k) + _count_assignments(s.orelse, k)
-    if isinstance(s, core.While | core.Opaque):  # runs any number of times / havocs
-        return 2 if k in core.assigned_vars(s) else 0
-    return 0
-
-
-def _none_set(flags: tuple[str, ...]) -> Term:
-    term: Term = Unary(UnOp.NOT, Var(flags[0], (), None), None)
-    for f in flags[1:]:
-        term = Binary(BinOp.AND, term, Unary(UnOp.NOT, Var(f, (), None), None), None)
-    return term
 
 
 def _span(span: Span | None, note: str) -> Span | None:
