@@ -2,7 +2,7 @@
 
 A kernel of N sequential loops (each with its invariants, one block, races checked) has
 VCs each about as long as the program: the whole path before them. Where a path is long
-and the VC's slice keeps at most half of it, the solver gets the slice first
+and the VC's slice keeps at most three quarters of it, the solver gets the slice first
 (`driver._slices`, `SolveTask.weaker`, `solvers.race`). This verifies the kernel for each N twice, with
 slices (as shipped) and without (`driver.SLICE_MIN_PATH` out of reach), and records the
 verdict, the VCs, how many were decided by their slice, the wall-clock time of solving

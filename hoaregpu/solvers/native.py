@@ -87,16 +87,26 @@ class Z3Backend(Backend):
         # A fresh z3 context: a worker is forked from a process that may have used z3 (model
         # checks, input generation), and z3's heuristics depend on the ids of the terms
         # already in a context; inherited ones turned a 50 ms proof into "incomplete
-        # quantifiers" late in the test suite. So every solve starts as in a new process;
-        # its configurations then share that context, as they did when run in sequence
-        # (a fresh context per configuration left a side condition of `prove` that plain
-        # z3 proved in 0.2 s after the macro finder's try undecided for 10 s).
+        # quantifiers" late in the test suite. So every solve starts as in a new process.
+        # Configurations run in sequence share that context (a fresh context per
+        # configuration left a side condition of `prove` that plain z3 proved in 0.2 s
+        # after the macro finder's try undecided for 10 s).
         z3_module._main_ctx = None
-        parsed = _z3_read(script)  # once: forked configurations inherit the terms
+        parsed = _z3_read(script)
 
         def run(configuration: str, budget: SolverOptions, quick: bool = False) -> Answer:
-            rlimit = QUICK_RLIMIT if quick else None
-            return _z3_check(parsed, configuration == "macro-finder", budget, rlimit)
+            nonlocal parsed
+            if not quick:
+                return _z3_check(parsed, configuration == "macro-finder", budget)
+            answer = _z3_check(parsed, configuration == "macro-finder", budget, QUICK_RLIMIT)
+            if answer.outcome in (Outcome.TIMEOUT, Outcome.UNKNOWN):
+                # The parallel configurations (forked from here) start from a fresh context,
+                # not from the quick try's terms: after it, the macro finder timed out at
+                # 15 s on a barrier invariant of the Blelloch scan at 1,024 threads that it
+                # proves fresh in 0.07 s.
+                z3_module._main_ctx = None
+                parsed = _z3_read(script)
+            return answer
 
         return solve_strategies(Z3_STRATEGIES, run, options)
 
@@ -115,14 +125,14 @@ Z3_STRATEGIES = Strategies(
 
 QUICK_RLIMIT = 100_000
 """z3's resource limit for the quick try (`strategies.QUICK_SECONDS`; about 0.1 s here). Work,
-not time: the configurations after it share its context, and z3's choices depend on the
-terms a try left there. Stopped by the clock, the try left a number of them that depended
-on the machine's load: a race VC that the macro finder refutes in 0.3 s timed out in 3
-runs of 10; stopped by work, the same VC gets the same answer every time."""
+not time, so that the try's answer does not depend on the machine's load. (When the
+configurations after it shared its context, a try stopped by the clock left a load-dependent
+number of terms there, and a race VC that the macro finder refutes in 0.3 s timed out in 3
+runs of 10; they now start from a fresh context.)"""
 
 
 class _Parsed(NamedTuple):
-    formula: Any  # the conjunction of the script's assertions
+    assertions: list[Any]  # the script's assertions, split into their conjuncts (`_conjuncts`)
     queries: list[Any]  # its `get-value` terms
     macros: frozenset[str]  # the names it defines (`define-fun`): its own, not the model's
 
@@ -153,8 +163,35 @@ def _z3_read(script: str) -> _Parsed:
         raise SolverError(f"cannot read SMT-LIB script: {exc}") from exc
     n = len(terms) - len(queries)
     macros = frozenset(m.strip("|") for m in _DEFINED.findall(head))
-    asserted = z3.And([terms[i] for i in range(n)])
+    asserted: list[Any] = []
+    for i in range(n):
+        _conjuncts(terms[i], asserted)
     return _Parsed(asserted, [terms[n + i].arg(0) for i in range(len(queries))], macros)
+
+
+def _conjuncts(term: Any, out: list[Any]) -> None:
+    """`term`'s top-level conjuncts, each its own assertion: a VC is `path ∧ ¬(hyps → goal)`,
+    one nested conjunction, and z3's macro finder looks only at asserted formulas. Asserted
+    whole, a barrier invariant's slice of the Blelloch scan at 1,024 threads timed out at
+    15 s with and without it; split, z3 proved it in 0.2 s (`¬(a → b)` is `a ∧ ¬b`,
+    `¬(a ∨ b)` is `¬a ∧ ¬b`)."""
+    import z3
+
+    todo = [(term, False)]
+    while todo:
+        t, negated = todo.pop()
+        if not negated and z3.is_and(t):
+            todo += [(c, False) for c in reversed(t.children())]
+        elif not negated and z3.is_not(t):
+            todo.append((t.arg(0), True))
+        elif negated and z3.is_implies(t):
+            todo += [(t.arg(1), True), (t.arg(0), False)]
+        elif negated and z3.is_or(t):
+            todo += [(c, True) for c in reversed(t.children())]
+        elif negated and z3.is_not(t):
+            todo.append((t.arg(0), False))
+        else:
+            out.append(z3.Not(t) if negated else t)
 
 
 def _z3_check(
@@ -163,7 +200,7 @@ def _z3_check(
     """One z3 configuration on a parsed script, within `options.timeout` (and `rlimit`)."""
     import z3
 
-    formula, queries, macros = parsed
+    assertions, queries, macros = parsed
     z3.set_param("smt.random_seed", options.seed)
     if options.memory_mb is not None:
         # z3 stops cleanly ("max. memory exceeded") before RLIMIT_AS kills it.
@@ -178,7 +215,7 @@ def _z3_check(
     if rlimit is not None:
         solver.set("rlimit", rlimit)
     try:
-        solver.add(formula)
+        solver.add(assertions)
         sat = solver.check()
     except z3.Z3Exception as exc:
         if _memory_error(exc):
