@@ -92,15 +92,30 @@ def combined(outcomes: Sequence[tuple[str, int, Outcome]]) -> list[tuple[str, in
     return out
 
 
-def mismatches(exp: Expectation, outcomes: Sequence[tuple[str, int, Outcome]], solver: str) -> list[str]:
-    """Why `outcomes` (kind, line, outcome per VC) do not meet `exp`; empty when they do."""
+def mismatches(
+    exp: Expectation,
+    outcomes: Sequence[tuple[str, int, Outcome]],
+    solver: str,
+    violated: Iterable[tuple[str, int]] = (),
+) -> list[str]:
+    """Why `outcomes` (kind, line, outcome per VC) do not meet `exp`; empty when they do.
+
+    `violated`: the clauses (kind, line) that a run of the kernel violated where the solver
+    was undecided (`VcResult.violated_by_run`). Such a clause is shown false, and the kernel
+    fails: it meets an expected failure, and is a mismatch where the clause is expected to
+    hold (an allow-unknown line excuses the solver, not a clause shown false)."""
     outcomes = combined(outcomes)
+    shown_false = set(violated)
     seen = {(kind, line) for kind, line, _ in outcomes}
     out = [f"no {kind} VC at line {line}" for kind, line in sorted(exp.refuted - seen)]
     allowed = exp.allowed_unknown(solver)
     for kind, line, outcome in outcomes:
         want = Outcome.REFUTED if (kind, line) in exp.refuted else Outcome.PROVED
         if outcome is want:
+            continue
+        if outcome not in DEFINITIVE and (kind, line) in shown_false:
+            if want is Outcome.PROVED:
+                out.append(f"a run violates {kind}:{line}, expected proved")
             continue
         if outcome in DEFINITIVE:
             out.append(f"{kind}:{line} {outcome.value}, expected {want.value}")
@@ -109,15 +124,6 @@ def mismatches(exp: Expectation, outcomes: Sequence[tuple[str, int, Outcome]], s
                 f"{kind}:{line} {outcome.value}, expected {want.value} (no allow-unknown for {solver})"
             )
     return out
-
-
-def run_violations(exp: Expectation, violated: Iterable[tuple[str, int]]) -> list[str]:
-    """Clauses (kind, line) that a run of the kernel violated where the solver was undecided
-    (`VcResult.violated_by_run`) and that the expectation does not list as failing: an
-    allow-unknown line excuses the solver, not a clause shown false."""
-    return [
-        f"a run violates {kind}:{line}, expected proved" for kind, line in sorted(set(violated) - exp.refuted)
-    ]
 
 
 def classify(exp: Expectation, outcomes: Sequence[tuple[str, int, Outcome]]) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 from . import core
 from .errors import CONSTANT_INITIALISER
-from .expectations import mismatches, read_expectation, run_violations
+from .expectations import mismatches, read_expectation
 from .grid import ignored_sizes
 from .loop_inference import survivors
 from .prepared import KernelResult, PreparedKernel, RunResult, VcResult
@@ -416,16 +416,9 @@ def expectation_report(run: RunResult, solver: str) -> tuple[list[str], bool]:
             for k in kernels
             for r in k.results
         ]
-        problems = mismatches(exp, outcomes, solver)
-        problems += run_violations(
-            exp,
-            (
-                (r.vc.origin.kind.value, r.vc.origin.span.line)
-                for k in kernels
-                for r in k.results
-                if r.violated_by_run
-            ),
-        )
+        results = [r for k in kernels for r in k.results]
+        violated = [(r.vc.origin.kind.value, r.vc.origin.span.line) for r in results if r.violated_by_run]
+        problems = mismatches(exp, outcomes, solver, violated)
         if any(k.vacuous for k in kernels):
             problems.append("the precondition is contradictory")
         if problems:

@@ -104,3 +104,24 @@ def test_locals_out_of_scope_are_forgotten_too() -> None:
         """)
     (cut,) = [s for s in core.statements(k.body) if isinstance(s, core.Assume)]
     assert cut.forget == ("b", "x")
+
+
+def test_a_run_reports_a_false_invariant_and_goes_on() -> None:
+    # the cut's assumption is not checked again at run time: the clause's own check reports
+    # it, and the run is a failure of the kernel, not one discarded outside an assumption
+    from hoaregpu.interp.results import BARRIER_INVARIANT, FAILED
+    from hoaregpu.interp.run import run_kernel
+
+    src = kernel_with("true", "b[0] == 3")
+    run = run_kernel(lower(src), 4, {"a": [0], "b": [0, 0], "c": [5]})
+    assert run.status == FAILED
+    assert [(v.kind, v.span.line if v.span else None) for v in run.failures] == [(BARRIER_INVARIANT, 4)]
+
+
+def test_a_refuted_invariant_is_confirmed_by_execution(tmp_path: Path) -> None:
+    from hoaregpu.interp.replay_cex import replay_results
+
+    (result,) = replay_results(list(verified(tmp_path, kernel_with("b[0] == 2", "b[0] == 3")).values()))
+    (bad,) = [r for r in result.results if r.vc.origin.kind.value == "barrier-invariant"]
+    assert bad.result.outcome.value == "refuted"
+    assert bad.replay is not None and bad.replay.confirmed, bad.replay

@@ -189,7 +189,7 @@ class Interleaving(Machine):
         elif isinstance(s, Assert):
             self.checks.formula(s.check.value, CHECK_LABEL[s.check], s.formula, [i])
         elif isinstance(s, Assume):
-            fail = self.checks.check(s.formula, [i])
+            fail = None if s.forget else self.checks.check(s.formula, [i])  # a cut: as in lockstep
             if fail is not None:
                 v = Violation(
                     ASSUMPTION, f"assumption violated at thread {i}", s.formula.span, (i,), tuple(fail.values)

@@ -225,7 +225,10 @@ class Lockstep(Machine):
             self.checks.formula(s.check.value, CHECK_LABEL[s.check], s.formula, mask)
         elif isinstance(s, Assume):
             self._step(mask, s.span)
-            fail = self.checks.check(s.formula, mask)
+            # a barrier invariant's cut changes nothing in a run: its clauses were checked
+            # just before (`Assert`s of their own), and a false one is a violation there,
+            # not a run to discard as outside an assumption
+            fail = None if s.forget else self.checks.check(s.formula, mask)
             if fail is not None:
                 msg = "assumption violated"
                 if fail.threads:

@@ -18,11 +18,25 @@ from __future__ import annotations
 import json
 import signal
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ..core import Assert, Assume, If, Kernel, Opaque, Seq, Stmt, Sync, VarKind, While, statements
+from ..core import (
+    Assert,
+    Assume,
+    If,
+    Kernel,
+    Opaque,
+    Seq,
+    Stmt,
+    Sync,
+    VarKind,
+    While,
+    only_checking,
+    statements,
+)
 from ..launch import Launch
 from ..prepared import KernelResult, ReplayVerdict
 from ..solvers.outcome import Outcome, Value
@@ -32,6 +46,7 @@ from .cex_model import MAX_THREADS, model_geometry, small_models, state_from_mod
 from .results import (
     ASSERTION,
     BARRIER_DIVERGENCE,
+    BARRIER_INVARIANT,
     CALL_PRECONDITION,
     INADMISSIBLE,
     INDEX_BOUNDS,
@@ -63,6 +78,7 @@ _KIND = {
     VcKind.CALL_PRECONDITION: CALL_PRECONDITION,
     VcKind.INDEX_BOUNDS: INDEX_BOUNDS,
     VcKind.DATA_RACE: RACE,
+    VcKind.BARRIER_INVARIANT: BARRIER_INVARIANT,
 }
 
 ZERO_NOTE = "array cells the model does not give start at 0"
@@ -311,13 +327,22 @@ def execution_evidence(
     launch = threads if isinstance(threads, Launch) else Launch.of_threads(threads)
     x = launch.threads
     span = (x, x) if x is not None else (1, 4)
+    kernel = only_checking(kernel, origin.span)
     # a race VC wants runs that stop at a race; any other wants runs that go on past races (the
     # E-SASSIGN nondeterminism the logic accounts for) to reach its clause
     races_fail = origin.kind is VcKind.DATA_RACE
     try:
         with _deadline(seconds):
             result = test_kernel(
-                kernel, span, trials=EVIDENCE_TRIALS, seed=0, races_fail=races_fail, launch=launch
+                kernel,
+                span,
+                trials=EVIDENCE_TRIALS,
+                seed=0,
+                races_fail=races_fail,
+                launch=launch,
+                # shrinking stops early enough to keep the run found (1,024 threads: 0.1 s to
+                # find a violation, 4 s to shrink its inputs)
+                shrink_by=time.monotonic() + 0.8 * seconds,
             )
     except _Timeout:
         return None

@@ -16,6 +16,7 @@ UNSIGNED_WRAP = "unsigned-wrap"  # a value C computes in an unsigned type is neg
 NARROWING = "narrowing"  # a value stored into char/short does not fit
 CALL_PRECONDITION = "call-precondition"  # a device function called outside its `requires`
 INDEX_BOUNDS = "index-bounds"  # an index of a multi-dimensional array leaves its row
+BARRIER_INVARIANT = "barrier-invariant"  # a `barrier invariant` clause false at its barrier
 
 # What an `assert` of each kind is called in messages ("... does not hold").
 CHECK_LABEL = {

@@ -12,6 +12,7 @@ still fails with the same kind of violation as the original.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterator
 
 from ..core import Kernel, VarKind
@@ -122,7 +123,10 @@ def shrink(
     check_races: bool,
     races_fail: bool = True,
     fixed_x: bool = False,
+    deadline: float | None = None,
 ) -> tuple[RunResult, int]:
+    """A smaller failing run (fewer threads, fewer and smaller inputs) of the same kind, within
+    `SHRINK_RUNS` runs and by `deadline` (`time.monotonic()`) if given: the best one so far."""
     kind = _failure_kind(failing, races_fail)
     best = failing
     runs = 0
@@ -130,7 +134,7 @@ def shrink(
     while improved and runs < SHRINK_RUNS:
         improved = False
         for cand in candidates(kernel, best.initial, min_threads, fixed_x):
-            if runs >= SHRINK_RUNS:
+            if runs >= SHRINK_RUNS or (deadline is not None and time.monotonic() > deadline):
                 break
             if not admissible(kernel, cand):
                 continue
@@ -157,13 +161,15 @@ def test_kernel(
     on_run: Callable[[RunResult], None] | None = None,
     keep_going: bool = False,
     launch: Launch | None = None,
+    shrink_by: float | None = None,
 ) -> TestResult:
     """Run `trials` random admissible inputs; stop at the first failure and shrink it.
 
     With `races_fail=False`, races and write conflicts (the E-SASSIGN nondeterminism the
     logic itself accounts for) are noted but do not make a run fail. `on_run` sees every
     drawn run (not the shrinking ones), so another executor can compare without drawing
-    the inputs again; `keep_going` runs all trials (the first failure is still the one kept).
+    the inputs again; `keep_going` runs all trials (the first failure is still the one kept);
+    `shrink_by` (a `time.monotonic()` deadline) bounds the shrinking (its best run so far is kept).
     """
     lo, hi = threads_range
     if lo < 1 or hi < lo:
@@ -210,7 +216,7 @@ def test_kernel(
             result.original = r
             if shrink_failures:
                 result.counterexample, result.shrink_steps = shrink(
-                    kernel, r, lo, step_budget, check_races, races_fail, fixed_x
+                    kernel, r, lo, step_budget, check_races, races_fail, fixed_x, shrink_by
                 )
             else:
                 result.counterexample = r
