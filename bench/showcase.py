@@ -62,7 +62,7 @@ def measure(path: Path, mode: str, timeout: float) -> dict[str, object]:
     refuted = [vc for vc in vcs if vc["outcome"] == "refuted"]
     solver = MODES[mode][1]
     return {
-        "spec": str(path.relative_to(ROOT)),
+        "spec": str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name,
         "mode": mode,
         "verdicts": sorted({k["verdict"] for k in report["kernels"]}),
         "as_expected": expected is not None and mismatches(expected, outcomes, solver) == [],
