@@ -93,20 +93,23 @@ class Z3Backend(Backend):
         # after the macro finder's try undecided for 10 s).
         z3_module._main_ctx = None
         parsed = _z3_read(script)
+        quick_tried = False
 
         def run(configuration: str, budget: SolverOptions, quick: bool = False) -> Answer:
-            nonlocal parsed
-            if not quick:
-                return _z3_check(parsed, configuration == "macro-finder", budget)
-            answer = _z3_check(parsed, configuration == "macro-finder", budget, QUICK_RLIMIT)
-            if answer.outcome in (Outcome.TIMEOUT, Outcome.UNKNOWN):
-                # The parallel configurations (forked from here) start from a fresh context,
-                # not from the quick try's terms: after it, the macro finder timed out at
-                # 15 s on a barrier invariant of the Blelloch scan at 1,024 threads that it
-                # proves fresh in 0.07 s.
+            nonlocal quick_tried
+            macro_finder = configuration == "macro-finder"
+            if quick:
+                quick_tried = True
+                return _z3_check(parsed, macro_finder, budget, QUICK_RLIMIT, split=False)
+            if macro_finder and quick_tried:
+                # After the quick try, the macro finder starts from a fresh context (in its
+                # forked child): with the try's terms it timed out at 15 s on a barrier
+                # invariant of the Blelloch scan at 1,024 threads that it proves fresh in
+                # 0.07 s. Plain z3 keeps them: fresh, it timed out on a race VC it refutes
+                # in 1 s after the try.
                 z3_module._main_ctx = None
-                parsed = _z3_read(script)
-            return answer
+                return _z3_check(_z3_read(script), macro_finder, budget, split=True)
+            return _z3_check(parsed, macro_finder, budget, split=False)
 
         return solve_strategies(Z3_STRATEGIES, run, options)
 
@@ -125,14 +128,15 @@ Z3_STRATEGIES = Strategies(
 
 QUICK_RLIMIT = 100_000
 """z3's resource limit for the quick try (`strategies.QUICK_SECONDS`; about 0.1 s here). Work,
-not time, so that the try's answer does not depend on the machine's load. (When the
-configurations after it shared its context, a try stopped by the clock left a load-dependent
-number of terms there, and a race VC that the macro finder refutes in 0.3 s timed out in 3
-runs of 10; they now start from a fresh context.)"""
+not time: plain z3 after it shares its context, and z3's choices depend on the terms a try
+left there. Stopped by the clock, the try left a number of them that depended on the
+machine's load: a race VC that the macro finder refutes in 0.3 s timed out in 3 runs of 10;
+stopped by work, the same VC gets the same answer every time."""
 
 
 class _Parsed(NamedTuple):
-    assertions: list[Any]  # the script's assertions, split into their conjuncts (`_conjuncts`)
+    conjunction: Any  # the script's assertions, as one conjunction (for plain z3)
+    assertions: list[Any]  # the same, split into their conjuncts (for the macro finder: `_conjuncts`)
     queries: list[Any]  # its `get-value` terms
     macros: frozenset[str]  # the names it defines (`define-fun`): its own, not the model's
 
@@ -166,15 +170,18 @@ def _z3_read(script: str) -> _Parsed:
     asserted: list[Any] = []
     for i in range(n):
         _conjuncts(terms[i], asserted)
-    return _Parsed(asserted, [terms[n + i].arg(0) for i in range(len(queries))], macros)
+    whole = z3.And([terms[i] for i in range(n)])
+    return _Parsed(whole, asserted, [terms[n + i].arg(0) for i in range(len(queries))], macros)
 
 
 def _conjuncts(term: Any, out: list[Any]) -> None:
     """`term`'s top-level conjuncts, each its own assertion: a VC is `path ∧ ¬(hyps → goal)`,
     one nested conjunction, and z3's macro finder looks only at asserted formulas. Asserted
     whole, a barrier invariant's slice of the Blelloch scan at 1,024 threads timed out at
-    15 s with and without it; split, z3 proved it in 0.2 s (`¬(a → b)` is `a ∧ ¬b`,
-    `¬(a ∨ b)` is `¬a ∧ ¬b`)."""
+    15 s with and without it; split, the macro finder proves it in 0.2 s (`¬(a → b)` is
+    `a ∧ ¬b`, `¬(a ∨ b)` is `¬a ∧ ¬b`). Only the macro finder's parallel configuration gets
+    them split (`Z3Backend.solve`); the others the conjunction, as before: split, plain z3
+    timed out on a race VC it refutes whole in 1 s."""
     import z3
 
     todo = [(term, False)]
@@ -193,12 +200,17 @@ def _conjuncts(term: Any, out: list[Any]) -> None:
 
 
 def _z3_check(
-    parsed: _Parsed, macro_finder: bool, options: SolverOptions, rlimit: int | None = None
+    parsed: _Parsed,
+    macro_finder: bool,
+    options: SolverOptions,
+    rlimit: int | None = None,
+    split: bool = False,
 ) -> Answer:
-    """One z3 configuration on a parsed script, within `options.timeout` (and `rlimit`)."""
+    """One z3 configuration on a parsed script, within `options.timeout` (and `rlimit`);
+    `split`: its conjuncts asserted one by one (`_conjuncts`), else as one conjunction."""
     import z3
 
-    assertions, queries, macros = parsed
+    conjunction, assertions, queries, macros = parsed
     z3.set_param("smt.random_seed", options.seed)
     if options.memory_mb is not None:
         # z3 stops cleanly ("max. memory exceeded") before RLIMIT_AS kills it.
@@ -213,7 +225,7 @@ def _z3_check(
     if rlimit is not None:
         solver.set("rlimit", rlimit)
     try:
-        solver.add(assertions)
+        solver.add(assertions if split else conjunction)
         sat = solver.check()
     except z3.Z3Exception as exc:
         if _memory_error(exc):

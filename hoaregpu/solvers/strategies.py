@@ -50,8 +50,8 @@ from hoaregpu.solvers.outcome import Outcome
 class RunConfiguration(Protocol):
     """Run the named configuration on the (already parsed) VC with these options' timeout;
     `quick`: the quick try, which the backend bounds by work (a resource limit) as well, so
-    that its answer does not depend on the clock; an undecided quick try must leave nothing
-    behind that the configurations forked after it would inherit (z3: a fresh context)."""
+    that what it leaves behind for the configurations forked after it does not depend on the
+    clock."""
 
     def __call__(self, configuration: str, options: SolverOptions, /, quick: bool = False) -> Answer: ...
 
