@@ -100,7 +100,7 @@ class Z3Backend(Backend):
             macro_finder = configuration == "macro-finder"
             if quick:
                 quick_tried = True
-                return _z3_check(parsed, macro_finder, budget, QUICK_RLIMIT, split=False)
+                return _z3_check(parsed, macro_finder, budget, QUICK_RLIMIT)
             if macro_finder and quick_tried:
                 # After the quick try, the macro finder starts from a fresh context (in its
                 # forked child): with the try's terms it timed out at 15 s on a barrier
@@ -108,8 +108,8 @@ class Z3Backend(Backend):
                 # 0.07 s. Plain z3 keeps them: fresh, it timed out on a race VC it refutes
                 # in 1 s after the try.
                 z3_module._main_ctx = None
-                return _z3_check(_z3_read(script), macro_finder, budget, split=True)
-            return _z3_check(parsed, macro_finder, budget, split=False)
+                return _z3_check(_z3_read(script, split=True), macro_finder, budget)
+            return _z3_check(parsed, macro_finder, budget)
 
         return solve_strategies(Z3_STRATEGIES, run, options)
 
@@ -135,8 +135,7 @@ stopped by work, the same VC gets the same answer every time."""
 
 
 class _Parsed(NamedTuple):
-    conjunction: Any  # the script's assertions, as one conjunction (for plain z3)
-    assertions: list[Any]  # the same, split into their conjuncts (for the macro finder: `_conjuncts`)
+    assertions: list[Any]  # the script's, as one conjunction or split into conjuncts (`_conjuncts`)
     queries: list[Any]  # its `get-value` terms
     macros: frozenset[str]  # the names it defines (`define-fun`): its own, not the model's
 
@@ -144,10 +143,11 @@ class _Parsed(NamedTuple):
 _DEFINED = re.compile(r"\(define-fun\s+(\|[^|]*\||[^\s()]+)")
 
 
-def _z3_read(script: str) -> _Parsed:
-    """The script's assertions and its `get-value` terms, read by z3's own parser into the
-    main context (20 times faster than pySMT's parser and converter on our VCs, which a
-    worker paid for every VC: 1 s of 6 for a tree reduction's 21 VCs)."""
+def _z3_read(script: str, split: bool = False) -> _Parsed:
+    """The script's assertions (one conjunction, or with `split` its conjuncts: `_conjuncts`)
+    and its `get-value` terms, read by z3's own parser into the main context (20 times
+    faster than pySMT's parser and converter on our VCs, which a worker paid for every VC:
+    1 s of 6 for a tree reduction's 21 VCs)."""
     import z3
 
     from hoaregpu.solvers.binary import read_sexprs, show_sexpr
@@ -168,10 +168,12 @@ def _z3_read(script: str) -> _Parsed:
     n = len(terms) - len(queries)
     macros = frozenset(m.strip("|") for m in _DEFINED.findall(head))
     asserted: list[Any] = []
-    for i in range(n):
-        _conjuncts(terms[i], asserted)
-    whole = z3.And([terms[i] for i in range(n)])
-    return _Parsed(whole, asserted, [terms[n + i].arg(0) for i in range(len(queries))], macros)
+    if split:
+        for i in range(n):
+            _conjuncts(terms[i], asserted)
+    else:
+        asserted.append(z3.And([terms[i] for i in range(n)]))
+    return _Parsed(asserted, [terms[n + i].arg(0) for i in range(len(queries))], macros)
 
 
 def _conjuncts(term: Any, out: list[Any]) -> None:
@@ -204,13 +206,11 @@ def _z3_check(
     macro_finder: bool,
     options: SolverOptions,
     rlimit: int | None = None,
-    split: bool = False,
 ) -> Answer:
-    """One z3 configuration on a parsed script, within `options.timeout` (and `rlimit`);
-    `split`: its conjuncts asserted one by one (`_conjuncts`), else as one conjunction."""
+    """One z3 configuration on a parsed script, within `options.timeout` (and `rlimit`)."""
     import z3
 
-    conjunction, assertions, queries, macros = parsed
+    assertions, queries, macros = parsed
     z3.set_param("smt.random_seed", options.seed)
     if options.memory_mb is not None:
         # z3 stops cleanly ("max. memory exceeded") before RLIMIT_AS kills it.
@@ -225,7 +225,7 @@ def _z3_check(
     if rlimit is not None:
         solver.set("rlimit", rlimit)
     try:
-        solver.add(assertions if split else conjunction)
+        solver.add(assertions)
         sat = solver.check()
     except z3.Z3Exception as exc:
         if _memory_error(exc):
