@@ -80,6 +80,23 @@ def mentions_thread(term: Term, kernel: Kernel) -> bool:
     return any(mentions_thread(c, kernel) for c in children(term))
 
 
+def _scalar_locals(term: Term, kernel: Kernel) -> list[str] | None:
+    """The local scalars `term` reads (sorted), or None when it reads a thread coordinate,
+    `@` or a local array: what a per-thread formula's value depends on besides memory."""
+    names: set[str] = set()
+
+    def walk(t: Term) -> bool:
+        if isinstance(t, ThreadId | BlockId | At):
+            return False
+        if isinstance(t, Var) and kernel.has_decl(t.name) and kernel.decl(t.name).kind is VarKind.LOCAL:
+            if t.indices or kernel.decl(t.name).dim:
+                return False
+            names.add(t.name)
+        return all(walk(c) for c in children(t))
+
+    return sorted(names) if walk(term) else None
+
+
 def _conjuncts(t: Term) -> list[Term]:
     if isinstance(t, Binary) and t.op is BinOp.AND:
         return _conjuncts(t.left) + _conjuncts(t.right)
@@ -140,6 +157,7 @@ class FormulaChecker:
         # aggregates' running sums, valid for one `check` (the state does not change in it)
         self._prefixes: dict[tuple[int, int, int | None], bigops.Prefix] = {}
         self._closed_memo: dict[int, bool] = {}
+        self._locals_memo: dict[int, list[str] | None] = {}
 
     # ---- entry point -------------------------------------------------------------------
     def check(self, formula: Formula, mask: list[int]) -> Failure | None:
@@ -151,11 +169,12 @@ class FormulaChecker:
         self._window = None
         self._prefixes = {}
         per_thread = mentions_thread(formula.term, self.kernel)
-        threads: list[int | None] = list(mask) if per_thread else [None]
+        groups: list[list[int]] = self._thread_groups(formula.term, mask) if per_thread else [[]]
         failing: list[int] = []
         first: Failure | None = None
         first_error: str | None = None
-        for t in threads:
+        for group in groups:
+            t = group[0] if group else None  # one evaluation stands for the group
             try:
                 ok = self.ev(formula.term, t, {}, self.state) != 0
                 err = None
@@ -164,8 +183,7 @@ class FormulaChecker:
                 first_error = first_error or err
             if ok:
                 continue
-            if t is not None:
-                failing.append(t)
+            failing += group
             if first is None:
                 self.trace = {}
                 with contextlib.suppress(HoareGpuError):
@@ -174,9 +192,29 @@ class FormulaChecker:
                 self.trace = None
         if first is None:
             return None
-        first.threads = failing
+        first.threads = sorted(failing)
         first.error = first_error
         return first
+
+    def _thread_groups(self, term: Term, mask: list[int]) -> list[list[int]]:
+        """The threads of `mask` grouped by what `term` reads of them. A per-thread formula
+        depends on its thread only through the thread's coordinates, `@` (the thread's
+        block) and its locals, so threads that agree on every local it reads, now and in
+        the old state, give it one value: a barrier invariant over a uniform loop counter is
+        evaluated once, not once per thread. One group per thread when `term` reads a
+        coordinate, `@` or a local array."""
+        if id(term) not in self._locals_memo:
+            self._locals_memo[id(term)] = _scalar_locals(term, self.kernel)
+        names = self._locals_memo[id(term)]
+        if names is None:
+            return [[t] for t in mask]
+        groups: dict[tuple[int | None, ...], list[int]] = {}
+        for t in mask:
+            key = tuple(
+                st.scalars[n][t] if n in st.scalars else None for n in names for st in (self.state, self.old)
+            )
+            groups.setdefault(key, []).append(t)
+        return list(groups.values())
 
     # ---- evaluation --------------------------------------------------------------------
     def ev(self, t: Term, thread: int | None, bound: dict[str, int], st: State) -> int:

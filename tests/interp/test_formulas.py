@@ -94,3 +94,38 @@ def test_unguarded_quantifier_uses_window_and_notes_it() -> None:
 def test_error_inside_formula_is_a_failure() -> None:
     fail, _ = check(b("==", b("/", 1, b("-", TID, 1)), 0), [0] * 4)
     assert fail is not None and fail.error is not None and "division by zero" in fail.error
+
+
+def _checker(xs: list[int], old_xs: list[int] | None = None) -> FormulaChecker:
+    st = initial_state(K, 4, {"a": [1, 2, 3, 4], "n": 4})
+    st.scalars["x"] = xs
+    old_st = st.copy()
+    if old_xs is not None:
+        old_st.scalars["x"] = old_xs
+    return FormulaChecker(K, st, old_st, [])
+
+
+def test_threads_that_agree_on_the_locals_read_are_evaluated_once() -> None:
+    """A per-thread clause over a uniform local (a barrier invariant over the loop counter)
+    is one evaluation, not one per thread; a failing evaluation fails its whole group."""
+    clause = Formula(
+        forall(
+            "j", b("==>", b("&&", b("<=", 0, v("j")), b("<", v("j"), 4)), b(">=", v("a", v("j")), v("x")))
+        ),
+        Span("k.cu", 1, 1),
+    )
+    fc = _checker([1, 1, 1, 1])
+    assert fc.check(clause, [0, 1, 2, 3]) is None and fc.instances == 4  # 4 cells, once
+    fc = _checker([1, 9, 1, 9])  # two groups: x = 1 holds, x = 9 fails at threads 1 and 3
+    fail = fc.check(clause, [0, 1, 2, 3])
+    assert fail is not None and fail.threads == [1, 3]
+    assert fc.instances == 4 + 1 + 1  # the group that holds; the other fails at j = 0, and its trace
+
+
+def test_threads_are_told_apart_by_old_locals_and_coordinates() -> None:
+    fc = _checker([2, 2, 2, 2], old_xs=[0, 5, 0, 0])  # equal now, not in the old state
+    fail = fc.check(Formula(b(">", v("x"), old(v("x"))), Span("k.cu", 1, 1)), [0, 1, 2, 3])
+    assert fail is not None and fail.threads == [1]
+    fc = _checker([2, 2, 2, 2])  # reads the thread's coordinate: one evaluation per thread
+    fail = fc.check(Formula(b("<", b("+", v("x"), TID), 4), Span("k.cu", 1, 1)), [0, 1, 2, 3])
+    assert fail is not None and fail.threads == [2, 3]
