@@ -25,7 +25,8 @@ own arithmetic is checked against C's separately (`unsigned-wrap`, narrowing che
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -70,6 +71,14 @@ class _Use:
     k: FNode
     body: FNode
     term: FNode  # what the marker became
+
+
+class Effects(NamedTuple):
+    """What replacing one marker recorded (`Closer.effects`)."""
+
+    uses: tuple[_Use, ...]
+    rewrites: tuple[tuple[FNode, FNode], ...]
+    ranges: tuple[tuple[int, int], ...]
 
 
 MAX_PAIRS = 64  # extensionality instances per VC
@@ -129,24 +138,32 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         self._canon_k = self.mgr.Symbol(f"{PREFIX}k", INT)
         self.steps: dict[FNode, tuple[list[FNode], FNode]] = {}  # prefix function -> step axiom
         self.bodies: dict[FNode, FNode] = {}  # prefix function -> its body B(x), x the step's first variable
-        self.ranges: set[tuple[int, int]] = set()  # constant ranges of sums written out (`unfoldings`)
+        self.ranges: list[tuple[int, int]] = []  # constant ranges of sums written out (`unfoldings`)
         self.uses: list[_Use] = []  # the aggregates encoded by a function, for `ground_facts`
         # Σ lo..hi of a body `e1 + e2` or `e(k + c)` and the same sum rewritten (linearity, a
         # change of the bound variable): equations given where the sum stands outside quantifiers
         self.rewrites: list[tuple[FNode, FNode]] = []
+        # what replacing each marker added to the three lists above: a VC gets the facts of
+        # the markers it holds, though the walk (memoized for the kernel) met them only once
+        self.effects: dict[FNode, Effects] = {}
 
     def walk_function(self, formula: FNode, args: list[FNode], **kwargs: object) -> FNode:
         name = formula.function_name().symbol_name()
         if name not in _MARKERS:
             return self.mgr.Function(formula.function_name(), args)
-        return self._aggregate(_MARKERS[name], *args)
+        before = len(self.uses), len(self.rewrites), len(self.ranges)
+        out = self._aggregate(_MARKERS[name], *args)
+        self.effects[formula] = Effects(
+            tuple(self.uses[before[0] :]), tuple(self.rewrites[before[1] :]), tuple(self.ranges[before[2] :])
+        )
+        return out
 
     def _aggregate(self, kind: AggKind, low: FNode, high: FNode, k: FNode, body: FNode) -> FNode:
         lo, hi = constant(low), constant(high)
         extremum = kind in (AggKind.MAX, AggKind.MIN)  # of an empty range: no axiom, no value
         if lo is not None and hi is not None and hi - lo + 1 <= MAX_EXPANSION and (hi >= lo or not extremum):
             if kind in (AggKind.SUM, AggKind.NUMOF) and 0 <= hi - lo < MAX_UNFOLDING:
-                self.ranges.add((lo, hi))
+                self.ranges.append((lo, hi))
             return self._expand(kind, lo, hi, k, body)
         m = self.mgr
         captured = sorted((v for v in body.get_free_variables() if v.get_type() is INT and v != k), key=str)
@@ -213,17 +230,23 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         out = [m.ForAll(cs, anchor) if cs else anchor]
         return [*out, m.ForAll([x, *cs], step)] if PREFIX_STEP != "ground" else out
 
-    def ground_facts(self, formula: FNode, goal: FNode | None = None) -> list[FNode]:
+    def ground_facts(
+        self,
+        free: AbstractSet[FNode],
+        goal: FNode | None = None,
+        uses: Sequence[_Use] = (),
+        rewrites: Sequence[tuple[FNode, FNode]] = (),
+    ) -> list[FNode]:
         """Facts of the true aggregates at the VC's aggregates outside quantifiers, beyond what
         the recursive axioms give without induction: a count lies in 0..(length of the
         range), two aggregates of one kind over the same range are equal unless their
         bodies differ somewhere in it (extensionality, with a fresh witness of the difference),
         and so are two over bounds that may be equal, one of them in `goal` (the obligation),
-        when the bounds are; and the rewrites of `_rewrite`."""
+        when the bounds are; and the rewrites of `_rewrite`. `free`: the VC's free symbols;
+        `uses`, `rewrites`: those of its markers (`effects`)."""
         m = self.mgr
         in_goal = _subterms(goal) if goal is not None else set()
-        free = formula.get_free_variables()
-        uses = [u for u in self.uses if u.term.get_free_variables() <= free]
+        uses = [u for u in uses if u.term.get_free_variables() <= free]
         out: list[FNode] = []
         for u in uses:
             if u.kind is AggKind.NUMOF:
@@ -231,8 +254,8 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
                 out.append(m.And(m.LE(m.Int(0), u.term), m.LE(u.term, length)))
         out += [
             m.Equals(t, r)
-            for t, r in self.rewrites
-            if (t.get_free_variables() | r.get_free_variables()) <= free | set(self.definitions)
+            for t, r in rewrites
+            if (t.get_free_variables() | r.get_free_variables()) <= free | self.definitions.keys()
         ]
         pairs = 0
         for same_bounds in (True, False):  # bounds that are the same terms first
@@ -276,18 +299,18 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
                 out.append(step.substitute(dict(zip(params, g.args(), strict=True))))
         return out
 
-    def unfoldings(self, formula: FNode) -> list[FNode]:
-        """For each prefix function P of `formula` and each constant range lo..hi of a sum
-        written out in the VC, `∀c̄. P(hi, c̄) - P(lo - 1, c̄) = B(lo, c̄) + ... + B(hi, c̄)`:
-        a theorem (P is B's prefix sum), which lets the solver compare a sum it reaches
-        through P at constant bounds (a loop invariant's `\\sum(0, m*16 + k - 1, ...)` after
-        the loop) with a written-out one (the postcondition's) without hi - lo + 1
-        instantiations of the step axiom."""
+    def unfoldings(self, free: AbstractSet[FNode], ranges: Iterable[tuple[int, int]]) -> list[FNode]:
+        """For each prefix function P among the VC's symbols `free` and each constant range
+        lo..hi of a sum written out in the VC (`ranges`), `∀c̄. P(hi, c̄) - P(lo - 1, c̄) =
+        B(lo, c̄) + ... + B(hi, c̄)`: a theorem (P is B's prefix sum), which lets the solver
+        compare a sum it reaches through P at constant bounds (a loop invariant's
+        `\\sum(0, m*16 + k - 1, ...)` after the loop) with a written-out one (the
+        postcondition's) without hi - lo + 1 instantiations of the step axiom."""
         m = self.mgr
         out: list[FNode] = []
-        for p in sorted(formula.get_free_variables() & set(self.steps), key=str):
+        for p in sorted(free & self.steps.keys(), key=str):
             (x, *cs), body = self.steps[p][0], self.bodies[p]
-            for lo, hi in sorted(self.ranges):
+            for lo, hi in sorted(set(ranges)):
                 cells = [body.substitute({x: m.Int(i)}) for i in range(lo, hi + 1)]
                 span = m.Minus(m.Function(p, [m.Int(hi), *cs]), m.Function(p, [m.Int(lo - 1), *cs]))
                 fact = m.Equals(span, m.Plus(cells))
@@ -345,9 +368,9 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         out.append(m.ForAll([lo, mid, hi, *cs], m.Implies(split, m.Equals(S(lo, hi), halves))))
         return out
 
-    def axioms(self, formula: FNode) -> list[FNode]:
-        """The definitions of the functions `formula` uses (and of those they use)."""
-        todo = [s for s in formula.get_free_variables() if s in self.definitions]
+    def axioms(self, free: AbstractSet[FNode]) -> list[FNode]:
+        """The definitions of the functions among `free` (and of those they use)."""
+        todo = [s for s in free if s in self.definitions]
         seen: set[FNode] = set()
         out: list[FNode] = []
         while todo:
@@ -373,32 +396,79 @@ class Closed(NamedTuple):
         return mgr.Implies(mgr.And(*self.axioms, self.hypothesis), self.obligation)
 
 
+class _Local(NamedTuple):
+    """What a closed hypothesis contributes to its VCs' facts (`KernelCloser.facts`)."""
+
+    effects: tuple[Effects, ...]  # of the markers it held
+    free: frozenset[FNode]
+    steps: tuple[FNode, ...]  # `Closer.ground_steps`
+
+
+class KernelCloser:
+    """Closes the VCs of one kernel. Each hypothesis is rewritten once, by one memoized
+    `Closer` (the same formula is the same closed formula in every VC, so the closed paths
+    share it as the open paths do, and `smt.script` prints it once), and only what depends
+    on the whole VC (`facts`) is made per VC. `fixed`: the thread count is a constant, so
+    thread quantifiers are expanded first (their instances may make bounds constant)."""
+
+    def __init__(self, env: Environment, fixed: bool) -> None:
+        self.mgr = env.formula_manager
+        self.closer = Closer(env)
+        self._expand = ExpandThreadQuantifiers(env) if fixed else None
+        self._closed: dict[FNode, FNode] = {}
+        self._local: dict[FNode, _Local] = {}
+
+    def rewrite(self, f: FNode) -> FNode:
+        """`f` with its markers replaced (and its thread quantifiers expanded, if fixed)."""
+        out = self._closed.get(f)
+        if out is None:
+            g = self._expand.walk(f) if self._expand is not None else f
+            out = self._closed[f] = self.closer.walk(g)
+            if out not in self._local:
+                effects = self.closer.effects
+                markers = [x for x in _subterms(g) if x in effects] if has_markers(g) else []
+                self._local[out] = _Local(
+                    tuple(effects[x] for x in sorted(markers, key=lambda x: x.node_id())),
+                    frozenset(out.get_free_variables()),
+                    tuple(self.closer.ground_steps(out)),
+                )
+        return out
+
+    def facts(self, closed: Sequence[FNode], goal: FNode | None, unfold: bool = True) -> list[FNode]:
+        """The axioms and facts of the aggregates of a VC whose closed hypotheses and
+        obligation are `closed` (each a `rewrite`), `goal` its closed obligation: true of the
+        true aggregates, whatever the rest (they define the aggregates' functions)."""
+        locals_ = [self._local[f] for f in dict.fromkeys(closed)]
+        free: set[FNode] = set().union(*(x.free for x in locals_))
+        effects = list(dict.fromkeys(e for x in locals_ for e in x.effects))
+        facts = self.closer.ground_facts(
+            free,
+            goal,
+            list(dict.fromkeys(u for e in effects for u in e.uses)),
+            list(dict.fromkeys(r for e in effects for r in e.rewrites)),
+        )
+        with_facts = free.union(*(f.get_free_variables() for f in facts))
+        steps = list(dict.fromkeys(s for x in locals_ for s in x.steps))
+        out = self.closer.axioms(with_facts) + steps + facts
+        if unfold:
+            out += self.closer.unfoldings(with_facts, (r for e in effects for r in e.ranges))
+        return out
+
+
 def close(env: Environment, hypothesis: FNode, obligation: FNode, fixed: bool) -> Closed:
     """The VC `hypothesis → obligation` with its aggregates given their meaning (the closed
-    obligation is also what the counterexample's queries ask about). `fixed`: the thread
-    count is a constant, so thread quantifiers are expanded first (their instances may
-    make bounds constant)."""
+    obligation is also what the counterexample's queries ask about); see `KernelCloser`."""
     if not (has_markers(hypothesis) or has_markers(obligation)):
         return Closed([], frozenset(), hypothesis, obligation)
-    m = env.formula_manager
-    if fixed:
-        expand = ExpandThreadQuantifiers(env)
-        hypothesis, obligation = expand.walk(hypothesis), expand.walk(obligation)
-    closer = Closer(env)
-    hyp, obl = closer.walk(hypothesis), closer.walk(obligation)
-    both = m.And(hyp, obl)
-    facts = closer.ground_facts(both, obl)  # a rewrite may name functions `both` does not
-    with_facts = m.And(both, *facts)
-    axioms = closer.axioms(with_facts) + closer.ground_steps(both) + facts + closer.unfoldings(with_facts)
-    return Closed(axioms, frozenset(closer.definitions), hyp, obl)
+    kc = KernelCloser(env, fixed)
+    hyp, obl = kc.rewrite(hypothesis), kc.rewrite(obligation)
+    return Closed(kc.facts([hyp, obl], obl), frozenset(kc.closer.definitions), hyp, obl)
 
 
 def close_formula(env: Environment, f: FNode) -> FNode:
     """A formula that is asserted (a precondition): its aggregates and their axioms."""
     if not has_markers(f):
         return f
-    closer = Closer(env)
-    g = closer.walk(f)
-    facts = closer.ground_facts(g)
-    m = env.formula_manager
-    return m.And(*closer.axioms(m.And(g, *facts)), *closer.ground_steps(g), *facts, g)
+    kc = KernelCloser(env, fixed=False)
+    g = kc.rewrite(f)
+    return env.formula_manager.And(*kc.facts([g], None, unfold=False), g)

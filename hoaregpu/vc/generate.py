@@ -142,12 +142,18 @@ def generate(kernel: core.Kernel, env: Environment, threads: int | Launch | None
 
 class _Closing:
     """Aggregates (`smt.sums`) get their meaning once a VC's states are all named: a VC whose
-    path or obligation holds one is closed on its own (its path is one hypothesis, the
-    closed conjunction with the aggregates' axioms), so only such VCs lose the sharing."""
+    path or obligation holds one is closed. Its path becomes the closed path, each
+    hypothesis rewritten once for the kernel (`sums.KernelCloser`), so closed VCs share
+    their paths as open ones do, followed by one hypothesis of the VC's own: the
+    aggregates' axioms and facts (which define the aggregates' functions: `Hyp.defines`).
+    (It was one hypothesis per VC, the whole path closed: a text quadratic in the kernel,
+    22 MB for the Blelloch scan at 1,024 threads, and 86% of its preparation time.)"""
 
     def __init__(self, env: Environment, leaves: list[Obligation], fixed: bool) -> None:
-        self.env, self.fixed = env, fixed
+        self.env = env
+        self.closer = sums.KernelCloser(env, fixed)
         self.marked: dict[int, bool] = {}  # Hyp.index -> the path up to it holds an aggregate
+        self.closed: dict[int, Hyp] = {}  # Hyp.index -> its closed counterpart
         self.next_index = 1 + max((leaf.hyps.index for leaf in leaves if leaf.hyps is not None), default=0)
 
     def needed(self, hyps: Hyp | None, obligation: FNode) -> bool:
@@ -164,17 +170,38 @@ class _Closing:
             below = self.marked[x.index] = below or sums.has_markers(x.formula)
         return below
 
+    def _closed_path(self, hyps: Hyp | None) -> Hyp | None:
+        """The closed counterpart of the path: the same Hyp where closing changes nothing on it."""
+        todo: list[Hyp] = []  # iterative, each hypothesis closed once per kernel
+        h = hyps
+        while h is not None and h.index not in self.closed:
+            todo.append(h)
+            h = h.parent
+        below = self.closed[h.index] if h is not None else None
+        for x in reversed(todo):
+            f = self.closer.rewrite(x.formula)
+            if f == x.formula and below is x.parent:
+                below = x
+            else:
+                found = (below.approximations if below is not None else frozenset()) | frozenset(
+                    approximations(f)
+                )
+                below = Hyp(f, below, self.next_index, found, x.defines)
+                self.next_index += 1
+            self.closed[x.index] = below
+        return below
+
     def close(self, hyps: Hyp | None, obligation: FNode) -> tuple[Hyp, FNode]:
-        """The VC's path closed: two hypotheses of its own, the aggregates' axioms (which
-        define the aggregates' functions: `Hyp.defines`), then the path."""
-        m = self.env.formula_manager
-        closed = sums.close(self.env, m.And(path_of(hyps)), obligation, self.fixed)
-        axioms = m.And(closed.axioms)
-        first = Hyp(axioms, None, self.next_index, frozenset(approximations(axioms)), closed.defines)
-        path = closed.hypothesis
-        found = first.approximations | frozenset(approximations(path))
-        self.next_index += 2
-        return Hyp(path, first, self.next_index - 1, found), closed.obligation
+        """The VC's path closed, then the aggregates' axioms and facts; its closed obligation."""
+        path = self._closed_path(hyps)
+        goal = self.closer.rewrite(obligation)
+        facts = self.closer.facts([*path_of(path), goal], goal)
+        axioms = self.env.formula_manager.And(facts)
+        known = path.approximations if path is not None else frozenset()
+        found = known | frozenset(approximations(axioms))
+        defines = frozenset(self.closer.closer.definitions)
+        self.next_index += 1
+        return Hyp(axioms, path, self.next_index - 1, found, defines), goal
 
 
 def _strip_foralls(enc: Encoder, f: FNode) -> tuple[FNode, list[tuple[str, FNode]]]:
