@@ -183,10 +183,8 @@ class _Closing:
             if f == x.formula and below is x.parent:
                 below = x
             else:
-                found = (below.approximations if below is not None else frozenset()) | frozenset(
-                    approximations(f)
-                )
-                below = Hyp(f, below, self.next_index, found, x.defines)
+                known = below.approximations if below is not None else frozenset()
+                below = Hyp(f, below, self.next_index, known | frozenset(approximations(f)), x.defines)
                 self.next_index += 1
             self.closed[x.index] = below
         return below
