@@ -76,7 +76,11 @@ class KernelScript:
                 self._declare(f)
                 body = self._hyp_text[h.formula] = self._text(f)
             if h.parent is not None:
-                body = f"(and {quote(PATH_PREFIX + str(h.parent.index))} {body})"
+                parent = quote(PATH_PREFIX + str(h.parent.index))
+                # a closed VC's own last hypothesis, the aggregates' axioms (`Hyp.defines`),
+                # comes first: z3 is sensitive to the order (the tiled multiplication's
+                # postcondition took 2.8 s with the axioms first, 6.9 s after the path)
+                body = f"(and {body} {parent})" if h.defines else f"(and {parent} {body})"
             self._emit(f"(define-fun {quote(PATH_PREFIX + str(h.index))} () Bool {body})\n")
             self._written.add(h.index)
         return quote(PATH_PREFIX + str(hyps.index)) if hyps is not None else "true"

@@ -98,7 +98,10 @@ def _derived_hubs(parts: list[tuple[_Part, frozenset[FNode]]]) -> frozenset[FNod
 
 
 class _Part(NamedTuple):
-    order: tuple[int, int]  # (Hyp.index, position in the hypothesis): path order
+    # (definitions last?, Hyp.index, position in the hypothesis): path order, but the
+    # aggregates' axioms (the hypothesis that `defines`, a closed VC's last) first, as
+    # `smt.script` prints them (z3 is sensitive to the order)
+    order: tuple[bool, int, int]
     hyp: Hyp
     conjunct: FNode
     links: frozenset[FNode]
@@ -146,7 +149,7 @@ class Slicer:
     def _index(self) -> dict[FNode, list[_Part]]:
         if self._by_link is None:
             found = [
-                (_Part((h.index, pos), h, c, links), h.defines & links or _defined(c, links))
+                (_Part((not h.defines, h.index, pos), h, c, links), h.defines & links or _defined(c, links))
                 for h, parts in self._parts.items()
                 for pos, c in enumerate(parts)
                 for links in (_links(c),)

@@ -147,6 +147,10 @@ def test_closed_vcs_share_their_paths_too(tmp_path: object) -> None:
         assert len(p.vcs) == n
         sizes[n] = len(p.smt_prefix) + sum(len(vc.body) for vc in p.vcs)
     assert sizes[20] / sizes[10] < 2.3 and sizes[40] / sizes[20] < 2.3, sizes
+    for vc in p.vcs:  # the VC's own hypothesis, its aggregates' axioms, is printed before its path
+        name = vc.body.split()[1].rstrip(")")
+        definition = vc.script.split(f"(define-fun {name} () Bool ", 1)[1]
+        assert definition.startswith("(and (") and "agg!" in definition.split("\n", 1)[0]
     src = summed(6, wrong=3)
     p = _prepared(src, tmp_path, "summed_wrong")
     results = solve_many([SolveTask(vc.script, "z3") for vc in p.vcs], SolverOptions(timeout=10))
