@@ -98,9 +98,9 @@ def _derived_hubs(parts: list[tuple[_Part, frozenset[FNode]]]) -> frozenset[FNod
 
 
 class _Part(NamedTuple):
-    # (definitions last?, Hyp.index, position in the hypothesis): path order, but the
-    # aggregates' axioms (the hypothesis that `defines`, a closed VC's last) first, as
-    # `smt.script` prints them (z3 is sensitive to the order)
+    # (not the aggregates' axioms?, Hyp.index, position in the hypothesis): path order, but
+    # the axioms (the hypothesis that `defines`, a closed VC's last) first, as `smt.script`
+    # prints them (z3 is sensitive to the order)
     order: tuple[bool, int, int]
     hyp: Hyp
     conjunct: FNode
