@@ -19,7 +19,7 @@ from hoaregpu.errors import SpecError
 from hoaregpu.frontend import parse_text
 from hoaregpu.interp.run import run_kernel
 from hoaregpu.lower import lower_file
-from hoaregpu.smt import sums
+from hoaregpu.smt import closing, sums
 from hoaregpu.solvers import Outcome, SolverOptions
 from hoaregpu.terms import AggKind, Aggregate, Conditional
 
@@ -209,11 +209,11 @@ def test_prefix_axioms_hold_of_the_true_sum_and_decide_small_identities() -> Non
 
         split = Equals(total(lo, hi), m.Plus(total(lo, mid), total(m.Plus(mid, Int(1)), hi)))
         claim = m.Implies(And(m.LE(lo, m.Plus(mid, Int(1))), m.LE(mid, hi)), split)
-        formula = sums.close(env, m.TRUE(), claim, fixed=False).formula(env.formula_manager)
+        formula = closing.close(env, m.TRUE(), claim, fixed=False).formula(env.formula_manager)
         assert is_valid(formula, solver_name="z3")
         # and a false identity is not provable
         wrong = Equals(total(lo, hi), total(lo, m.Plus(hi, Int(1))))
-        formula = sums.close(env, m.TRUE(), wrong, fixed=False).formula(env.formula_manager)
+        formula = closing.close(env, m.TRUE(), wrong, fixed=False).formula(env.formula_manager)
         assert not is_valid(formula, solver_name="z3")
         # the values of the true sum satisfy the closed axioms (consistency on a small model)
         cells = {i: v for i, v in enumerate([4, -2, 7, 1])}
@@ -223,7 +223,7 @@ def test_prefix_axioms_hold_of_the_true_sum_and_decide_small_identities() -> Non
             if x < 0 and y >= 0:
                 continue
             claim = Equals(total(Int(x), Int(y)), Int(want))
-            formula = sums.close(env, And(facts), claim, fixed=False).formula(env.formula_manager)
+            formula = closing.close(env, And(facts), claim, fixed=False).formula(env.formula_manager)
             assert is_sat(formula, solver_name="z3")
 
 
@@ -243,7 +243,7 @@ def test_linearity_and_change_of_variable_split_a_sum_of_pairs() -> None:
         cell = m.Function(a, [k])
         pairs = total(Int(0), m.Minus(n, Int(1)), m.Plus(cell, m.Function(a, [m.Plus(k, n)])))
         whole = total(Int(0), m.Minus(m.Times(Int(2), n), Int(1)), cell)
-        formula = sums.close(env, m.LE(Int(0), n), Equals(whole, pairs), fixed=False).formula(
+        formula = closing.close(env, m.LE(Int(0), n), Equals(whole, pairs), fixed=False).formula(
             env.formula_manager
         )
         assert is_valid(formula, solver_name="z3")
@@ -261,7 +261,7 @@ def test_extensionality_under_equal_bounds_needs_the_bounds_equal() -> None:
         left = sums.marker(m, AggKind.SUM, Int(0), half, k, m.Function(a, [k]))
         right = sums.marker(m, AggKind.SUM, Int(0), m.Minus(n, Int(1)), k, m.Function(b, [k]))
         even = Equals(n, m.Times(Int(2), m.Div(n, Int(2))))
-        formula = sums.close(env, And(same, even), Equals(left, right), fixed=False).formula(
+        formula = closing.close(env, And(same, even), Equals(left, right), fixed=False).formula(
             env.formula_manager
         )
         assert is_valid(formula, solver_name="z3")

@@ -44,8 +44,8 @@ def _prepare(kernel: Kernel, threads: int | Geometry) -> _Prepared | None:
     from pysmt.solvers.z3 import Z3Solver
 
     from ..driver import fresh_env
+    from ..smt.closing import close_formula
     from ..smt.encode import Encoder, Mask
-    from ..smt.sums import close_formula
     from ..vc.generate import entry_facts
 
     with fresh_env() as env:

@@ -20,12 +20,12 @@ from pysmt.typing import INT
 from .. import core
 from ..errors import Span
 from ..launch import ALL_COORDS, Launch
-from ..smt import sums
+from ..smt import closing, sums
 from ..smt.approx import approximations
 from ..smt.encode import Encoder, Mask
 from ..smt.speed import substitute
 from ..terms import builtin_name
-from .goals import Hyp, Obligation, path_of
+from .goals import Hyp, Obligation, path_of, unwritten
 from .kinds import Origin, VcKind
 from .passive import VcGen
 from .queries import Query as Query
@@ -116,7 +116,7 @@ def precondition(kernel: core.Kernel, env: Environment, threads: int | Launch | 
         return None
     enc = Encoder(kernel, env, threads)
     pre = enc.mgr.And([*entry_facts(enc, kernel), *(enc.formula(f.term, Mask()) for f in kernel.requires)])
-    return sums.close_formula(env, pre)
+    return closing.close_formula(env, pre)
 
 
 def generate(kernel: core.Kernel, env: Environment, threads: int | Launch | None = None) -> list[Vc]:
@@ -143,7 +143,7 @@ def generate(kernel: core.Kernel, env: Environment, threads: int | Launch | None
 class _Closing:
     """Aggregates (`smt.sums`) get their meaning once a VC's states are all named: a VC whose
     path or obligation holds one is closed. Its path becomes the closed path, each
-    hypothesis rewritten once for the kernel (`sums.KernelCloser`), so closed VCs share
+    hypothesis rewritten once for the kernel (`closing.KernelCloser`), so closed VCs share
     their paths as open ones do, followed by one hypothesis of the VC's own: the
     aggregates' axioms and facts (which define the aggregates' functions: `Hyp.defines`).
     (It was one hypothesis per VC, the whole path closed: a text quadratic in the kernel,
@@ -151,7 +151,7 @@ class _Closing:
 
     def __init__(self, env: Environment, leaves: list[Obligation], fixed: bool) -> None:
         self.env = env
-        self.closer = sums.KernelCloser(env, fixed)
+        self.closer = closing.KernelCloser(env, fixed)
         self.marked: dict[int, bool] = {}  # Hyp.index -> the path up to it holds an aggregate
         self.closed: dict[int, Hyp] = {}  # Hyp.index -> its closed counterpart
         self.next_index = 1 + max((leaf.hyps.index for leaf in leaves if leaf.hyps is not None), default=0)
@@ -160,25 +160,19 @@ class _Closing:
         return sums.has_markers(obligation) or self._path_marked(hyps)
 
     def _path_marked(self, hyps: Hyp | None) -> bool:
-        todo: list[Hyp] = []  # iterative, each hypothesis looked at once per kernel
-        h = hyps
-        while h is not None and h.index not in self.marked:
-            todo.append(h)
-            h = h.parent
-        below = self.marked[h.index] if h is not None else False
-        for x in reversed(todo):
+        todo = list(unwritten(hyps, self.marked.keys()))  # each hypothesis looked at once per kernel
+        start = todo[0].parent if todo else hyps
+        below = self.marked[start.index] if start is not None else False
+        for x in todo:
             below = self.marked[x.index] = below or sums.has_markers(x.formula)
         return below
 
     def _closed_path(self, hyps: Hyp | None) -> Hyp | None:
         """The closed counterpart of the path: the same Hyp where closing changes nothing on it."""
-        todo: list[Hyp] = []  # iterative, each hypothesis closed once per kernel
-        h = hyps
-        while h is not None and h.index not in self.closed:
-            todo.append(h)
-            h = h.parent
-        below = self.closed[h.index] if h is not None else None
-        for x in reversed(todo):
+        todo = list(unwritten(hyps, self.closed.keys()))  # each hypothesis closed once per kernel
+        start = todo[0].parent if todo else hyps
+        below = self.closed[start.index] if start is not None else None
+        for x in todo:
             f = self.closer.rewrite(x.formula)
             if f == x.formula and below is x.parent:
                 below = x

@@ -13,6 +13,7 @@ so does printing them (`smt.script`: each hypothesis is printed once, and named)
 from __future__ import annotations
 
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from pysmt.fnode import FNode
@@ -49,7 +50,7 @@ def path_of(hyps: Hyp | None) -> list[FNode]:
     return hyps.path() if hyps is not None else []
 
 
-def unwritten(hyps: Hyp | None, written: set[int]) -> Iterator[Hyp]:
+def unwritten(hyps: Hyp | None, written: AbstractSet[int]) -> Iterator[Hyp]:
     """The hypotheses of the path whose index is not in `written`, root first."""
     todo: list[Hyp] = []
     h = hyps

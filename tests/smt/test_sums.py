@@ -9,7 +9,7 @@ from pysmt.shortcuts import And, Equals, Int, Symbol, is_valid
 from pysmt.typing import INT, FunctionType
 
 from hoaregpu.driver import fresh_env
-from hoaregpu.smt import sums
+from hoaregpu.smt import closing, sums
 from hoaregpu.terms import AggKind
 
 
@@ -29,7 +29,7 @@ def _invariant_meets_postcondition(shift: int) -> bool:
         )
         hyp = And(invariant, Equals(mm, Int(0)), Equals(j, Int(4)))
         post = Equals(m.Function(acc, [r]), sums.marker(m, AggKind.SUM, Int(0), Int(3 + shift), k, body))
-        formula = sums.close(env, hyp, m.ForAll([r], post), fixed=False).formula(env.formula_manager)
+        formula = closing.close(env, hyp, m.ForAll([r], post), fixed=False).formula(env.formula_manager)
         return bool(is_valid(formula, solver_name="z3"))
 
 
