@@ -172,11 +172,11 @@ class Geometry:
     def block_of(self, thread: int) -> tuple[int, ...]:
         return tuple(self.coord(c, thread) for c in self.live if c.block)
 
-    def same_block_thread(self, linear: int, current: int | None) -> int | None:
-        """`e @ t`: thread `t` (linear id in its block) of the current thread's block; None
-        when `t` is not a thread of a block."""
+    def same_block_thread(self, linear: int, current: int | None, block: int | None = None) -> int | None:
+        """`e @ t`: thread `t` (linear id in its block) of the current thread's block, or with
+        `block` (`e @ (b, t)`) of the block numbered `block`; None when they name no thread."""
         block_size = self.size(Coord(False, 0)) * self.size(Coord(False, 1)) * self.size(Coord(False, 2))
-        if len(self.live) == 1:
+        if len(self.live) == 1 and block is None:
             return linear
         if not 0 <= linear < block_size:
             return None
@@ -185,7 +185,18 @@ class Geometry:
             c = Coord(False, axis)
             coords[c] = linear % self.size(c)
             linear //= self.size(c)
-        if self.multi_block and current is not None:
+        if block is not None:
+            if (
+                not 0
+                <= block
+                < self.size(Coord(True, 0)) * self.size(Coord(True, 1)) * self.size(Coord(True, 2))
+            ):
+                return None
+            for axis in range(3):
+                c = Coord(True, axis)
+                coords[c] = block % self.size(c)
+                block //= self.size(c)
+        elif self.multi_block and current is not None:
             for c in self.live:
                 if c.block:
                     coords[c] = self.coord(c, current)

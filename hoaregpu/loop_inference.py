@@ -17,7 +17,8 @@ they do read (a tiled loop's `0 <= m && m <= n / TILE` leaves it unsaid, and its
 need it); the user's invariants stay as written. The candidates:
 
 - `v == v @ 0`: the value is the same in every thread (loop counters of uniform loops:
-  what barriers inside them need);
+  what barriers inside them need); on several blocks, in a loop with a barrier, also
+  `v == v @ (0, 0)`, the same in every thread of the grid (`_uniform`);
 - `v >= e0` and `v <= e0`, where `v = e0` is the last assignment before the loop and `e0`
   reads nothing the loop changes (monotone counters);
 - `v % S == e0 % S` when the body steps `v = v + S`, `S` unchanged by the loop (strides);
@@ -40,6 +41,7 @@ from dataclasses import fields, is_dataclass, replace
 
 from . import core
 from .errors import Span
+from .grid import is_multi_block, live_coords
 from .launch import Launch
 from .pretty import show_term
 from .race_invariants import houdini, strides
@@ -163,6 +165,21 @@ def _initial(before: tuple[core.Stmt, ...], v: str, changed: set[str]) -> Term |
     return None
 
 
+def _uniform(kernel: core.Kernel, x: Var, barrier: bool) -> list[Term]:
+    """`x == x @ 0`: the same in every thread of the block; in a loop with a barrier on
+    several blocks also `x == x @ (0, 0)`, the same in every thread of the grid (a counter
+    bounded by a parameter). Per block, `x @ 0` is a term of the thread, and z3 loops on
+    `∀t. x(t) = x(first(t))` (first(first(t)), ...): it proved neither a tiled loop's barrier
+    nor the uniformity's preservation; `x` at thread 0 of block 0 is one ground term. A
+    counter that depends on `blockIdx` keeps the per-block one. (Only barriers need
+    uniformity, and a false candidate costs Houdini z3's resource limit: loops without a
+    barrier do not get the second.)"""
+    out: list[Term] = [Binary(BinOp.EQ, x, At(x, IntLit(0)))]
+    if barrier and is_multi_block(live_coords(kernel)):
+        out.append(Binary(BinOp.EQ, x, At(x, IntLit(0), None, IntLit(0))))
+    return out
+
+
 def candidates(
     kernel: core.Kernel,
     loop: core.While,
@@ -188,18 +205,19 @@ def candidates(
     )
     scalars = [v for v in plain if v not in said]
     out: list[Term] = []
-    if core.has_barrier(loop.body):
+    barrier = core.has_barrier(loop.body)
+    if barrier:
         # a barrier in the loop needs its counter uniform, which the user's invariants about
         # the counter (`0 <= m && m <= n / 2`) rarely say: GPUVerify infers it beside them
         stated = {c for f in loop.invariants for c in conjuncts(f.term)}
-        uniform = [Binary(BinOp.EQ, Var(v), At(Var(v), IntLit(0))) for v in plain if v in said]
+        uniform = [t for v in plain if v in said for t in _uniform(kernel, Var(v), True)]
         out += [t for t in uniform if t not in stated]
     # strides read from memory (`acc += a[i]`) make `%` candidates the solvers choke on
     steps = {v: s for v, s in strides(loop, changed).items() if not _reads_arrays(s)}
     _, cond = split_flags(kernel, loop.cond)
     for v in scalars:
         x = Var(v)
-        out.append(Binary(BinOp.EQ, x, At(x, IntLit(0))))
+        out += _uniform(kernel, x, barrier)
         e0 = _initial(before, v, changed)
         if e0 is not None:
             out += [Binary(BinOp.GE, x, e0), Binary(BinOp.LE, x, e0)]

@@ -71,7 +71,12 @@ def _show(t: Term) -> tuple[str, int]:
         lam = f"\\lambda int {t.name}; {show_term(t.body)}"
         return (f"{t.kind.value}({show_term(t.low)}, {show_term(t.high)}, {lam})", _ATOM_PREC)
     if isinstance(t, At):
-        return (f"{_paren(t.term, _ATOM_PREC)} @ {_paren(t.thread, _ATOM_PREC)}", _ATOM_PREC - 1)
+        where = (
+            _paren(t.thread, _ATOM_PREC)
+            if t.block is None
+            else f"({show_term(t.block)}, {show_term(t.thread)})"
+        )
+        return (f"{_paren(t.term, _ATOM_PREC)} @ {where}", _ATOM_PREC - 1)
     if isinstance(t, Old):
         return (f"\\old({show_term(t.term)})", _ATOM_PREC)
     if isinstance(t, ThreadPred):

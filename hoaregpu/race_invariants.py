@@ -6,6 +6,8 @@ its invariants. Users do not write those; they are inferred here, from candidate
 
 - `flag <= 0`: nothing of this kind recorded in the current barrier interval (a loop whose
   iterations end with a barrier: reductions);
+- `flag == 0`: nothing recorded at all, for an array the loop with a barrier never accesses
+  (its barriers assign the flags, so H-WHILE would forget that they were 0);
 - `flag != 0 ==> cell == e` for an access `a[e]` whose index the loop does not change
   (`buf[threadIdx.x]`);
 - `flag != 0 ==> φ[cell/v]` for an access `a[v]` indexed by a variable `v` the loop
@@ -118,8 +120,17 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
         terms.append(Binary(BinOp.EQ, _mod(Var(v), st), _mod(gid, st)))
     if core.has_barrier(loop.body):
         # a barrier in the loop assigns the flags of every array: nothing recorded since it
+        touched = {(acc.array, acc.kind) for acc in accesses}
         for a in sorted(ins.checked):
             terms += [Binary(BinOp.LE, Var(flag(a, kind)), IntLit(0)) for kind in ins.kinds(a)]
+            # a log the loop never writes stays empty across it, but its barrier lowers the
+            # flag (an assignment, so H-WHILE forgets it): without this, a store to global
+            # memory after a tiled loop raced with a log of another block from nowhere
+            terms += [
+                Binary(BinOp.EQ, Var(flag(a, kind)), IntLit(0))
+                for kind in ins.kinds(a)
+                if (a, kind) not in touched
+            ]
     for a, kind in sorted({(acc.array, acc.kind) for acc in accesses}):
         f = Var(flag(a, kind))
         recorded = Binary(BinOp.NE, f, IntLit(0))

@@ -81,6 +81,12 @@ def test_thread_numbers_and_coordinates_correspond(sizes: tuple[int, ...]) -> No
             geo.coord(Coord(False, 1), t) + sizes[1] * geo.coord(Coord(False, 2), t)
         )
         assert geo.same_block_thread(linear, t) == t
+        block = geo.coord(Coord(True, 0), t) + sizes[3] * (
+            geo.coord(Coord(True, 1), t) + sizes[4] * geo.coord(Coord(True, 2), t)
+        )
+        # `@ (b, t')` (an inferred grid uniformity, the race logs) names it from any thread
+        assert geo.same_block_thread(linear, 0, block) == t
+    assert geo.same_block_thread(0, 0, sizes[3] * sizes[4] * sizes[5]) is None  # no such block
 
 
 def test_shared_memory_gets_a_block_index_and_one_block_kernels_are_unchanged() -> None:

@@ -262,3 +262,46 @@ def test_no_candidate_about_a_variable_dead_at_the_loop_head() -> None:
         """
     )
     assert dead_at_head(k, loop, assigned_vars(loop.body)) == set()
+
+
+def test_on_several_blocks_a_barrier_loop_s_counter_is_uniform_over_the_grid(tmp_path: Path) -> None:
+    # per block, `m == m @ 0` alone left both barriers undecided (a z3 matching loop through
+    # thread 0 of the thread's block) and the store to `C` raced with a log the barriers had
+    # lowered: the kernel failed, though it is race-free
+    src = """
+        /*@ requires blockDim.x == 4 && gridDim.x == 2 && gridDim.y == 2; */
+        __global__ void k(const int *A, int *C, int K) {
+            __shared__ int s[4];
+            int acc = 0;
+            for (int m = 0; m < K; m++) {
+                s[threadIdx.x] = A[m];
+                __syncthreads();
+                acc += s[(threadIdx.x + 1) % 4];
+                __syncthreads();
+            }
+            C[(blockIdx.y * 2 + blockIdx.x) * 4 + threadIdx.x] = acc;
+        }
+        """
+    k = run(tmp_path, src)
+    assert k.verdict == "verified", refuted(k)
+    assert {"m == m @ 0", "m == m @ (0, 0)"} <= set(kept(k))
+    assert "write_flag(C) == 0" in {text for _, text in k.prepared.inferred_invariants}
+
+
+def test_a_counter_uniform_per_block_only_keeps_the_per_block_candidate(tmp_path: Path) -> None:
+    src = """
+        /*@ requires blockDim.x == 4 && gridDim.x == 2; */
+        __global__ void k(const int *A, int *C, int K) {
+            __shared__ int s[4];
+            for (int m = blockIdx.x; m < K; m++) {
+                s[threadIdx.x] = A[m];
+                __syncthreads();
+                C[blockIdx.x * 4 + threadIdx.x] = s[(threadIdx.x + 1) % 4];
+                __syncthreads();
+            }
+        }
+        """
+    k = run(tmp_path, src)
+    assert "m == m @ 0" in kept(k)
+    assert "m == m @ (0, 0)" not in kept(k)  # block 1 starts at 1
+    assert not any(kind == "barrier-divergence" for kind, _ in refuted(k))

@@ -251,9 +251,10 @@ class FormulaChecker:
             return self.ev(t.then if c else t.orelse, thread, bound, st)
         if isinstance(t, At):
             linear = self.ev(t.thread, thread, bound, st)
-            if st.geo.multi_block and thread is None:
+            block = None if t.block is None else self.ev(t.block, thread, bound, st)
+            if st.geo.multi_block and thread is None and block is None:
                 raise EvalError("@ names a thread of the current block, but no thread is current", t.span)
-            at = st.geo.same_block_thread(linear, thread)
+            at = st.geo.same_block_thread(linear, thread, block)
             if at is None or not 0 <= at < self.n:
                 raise EvalError(f"@ names thread {linear}, outside its block", t.span)
             return self.ev(t.term, at, bound, st)
