@@ -186,11 +186,8 @@ class Geometry:
             coords[c] = linear % self.size(c)
             linear //= self.size(c)
         if block is not None:
-            if (
-                not 0
-                <= block
-                < self.size(Coord(True, 0)) * self.size(Coord(True, 1)) * self.size(Coord(True, 2))
-            ):
+            blocks = self.size(Coord(True, 0)) * self.size(Coord(True, 1)) * self.size(Coord(True, 2))
+            if not 0 <= block < blocks:
                 return None
             for axis in range(3):
                 c = Coord(True, axis)
