@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -53,7 +54,9 @@ def measure(path: Path, mode: str, timeout: float) -> dict[str, object]:
     command = [sys.executable, "-m", "hoaregpu", "verify", "--no-cache", "--json", "--jobs", "2"]
     command += [*MODES[mode], "--timeout", str(timeout), str(path)]
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on a user's machine: imports read bytecode
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
     wall = time.perf_counter() - start
     report = json.loads(done.stdout)
     vcs = [vc for k in report["kernels"] for vc in k["vcs"]]
