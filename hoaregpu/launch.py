@@ -175,24 +175,16 @@ class Geometry:
     def same_block_thread(self, linear: int, current: int | None, block: int | None = None) -> int | None:
         """`e @ t`: thread `t` (linear id in its block) of the current thread's block, or with
         `block` (`e @ (b, t)`) of the block numbered `block`; None when they name no thread."""
-        block_size = self.size(Coord(False, 0)) * self.size(Coord(False, 1)) * self.size(Coord(False, 2))
         if len(self.live) == 1 and block is None:
             return linear
-        if not 0 <= linear < block_size:
+        coords = self._split(linear, False)
+        if coords is None:
             return None
-        coords = {}
-        for axis in range(3):
-            c = Coord(False, axis)
-            coords[c] = linear % self.size(c)
-            linear //= self.size(c)
         if block is not None:
-            blocks = self.size(Coord(True, 0)) * self.size(Coord(True, 1)) * self.size(Coord(True, 2))
-            if not 0 <= block < blocks:
+            of_block = self._split(block, True)
+            if of_block is None:
                 return None
-            for axis in range(3):
-                c = Coord(True, axis)
-                coords[c] = block % self.size(c)
-                block //= self.size(c)
+            coords.update(of_block)
         elif self.multi_block and current is not None:
             for c in self.live:
                 if c.block:
@@ -201,6 +193,17 @@ class Geometry:
         for c in reversed(self.live):
             number = coords.get(c, 0) + self.size(c) * number
         return number
+
+    def _split(self, linear: int, block: bool) -> dict[Coord, int] | None:
+        """The thread (`block`: block) coordinates of a linear id, x fastest; None out of range."""
+        axes = [Coord(block, axis) for axis in range(3)]
+        if not 0 <= linear < self.size(axes[0]) * self.size(axes[1]) * self.size(axes[2]):
+            return None
+        coords = {}
+        for c in axes:
+            coords[c] = linear % self.size(c)
+            linear //= self.size(c)
+        return coords
 
     def describe_thread(self, thread: int) -> str:
         """`5` for one block, one axis; else `5 (block (1,0,0), thread (1,0,0))`-like text."""

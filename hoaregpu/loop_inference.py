@@ -165,17 +165,17 @@ def _initial(before: tuple[core.Stmt, ...], v: str, changed: set[str]) -> Term |
     return None
 
 
-def _uniform(kernel: core.Kernel, x: Var, barrier: bool) -> list[Term]:
-    """`x == x @ 0`: the same in every thread of the block; in a loop with a barrier on
-    several blocks also `x == x @ (0, 0)`, the same in every thread of the grid (a counter
-    bounded by a parameter). Per block, `x @ 0` is a term of the thread, and z3 loops on
-    `∀t. x(t) = x(first(t))` (first(first(t)), ...): it proved neither a tiled loop's barrier
-    nor the uniformity's preservation; `x` at thread 0 of block 0 is one ground term. A
-    counter that depends on `blockIdx` keeps the per-block one. (Only barriers need
-    uniformity, and a false candidate costs Houdini z3's resource limit: loops without a
-    barrier do not get the second.)"""
+def _uniform(x: Var, grid_wide: bool) -> list[Term]:
+    """`x == x @ 0`: the same in every thread of the block; with `grid_wide` (a loop with a
+    barrier, on several blocks) also `x == x @ (0, 0)`, the same in every thread of the grid
+    (a counter bounded by a parameter). Per block, `x @ 0` is a term of the thread, and z3
+    loops on `∀t. x(t) = x(first(t))` (first(first(t)), ...): it proved neither a tiled
+    loop's barrier nor the uniformity's preservation; `x` at thread 0 of block 0 is one
+    ground term. A counter that depends on `blockIdx` keeps the per-block one. (Only barriers
+    need uniformity, and a false candidate costs Houdini z3's resource limit: loops without
+    a barrier do not get the second.)"""
     out: list[Term] = [Binary(BinOp.EQ, x, At(x, IntLit(0)))]
-    if barrier and is_multi_block(live_coords(kernel)):
+    if grid_wide:
         out.append(Binary(BinOp.EQ, x, At(x, IntLit(0), None, IntLit(0))))
     return out
 
@@ -206,18 +206,19 @@ def candidates(
     scalars = [v for v in plain if v not in said]
     out: list[Term] = []
     barrier = core.has_barrier(loop.body)
+    grid_wide = barrier and is_multi_block(live_coords(kernel))
     if barrier:
         # a barrier in the loop needs its counter uniform, which the user's invariants about
         # the counter (`0 <= m && m <= n / 2`) rarely say: GPUVerify infers it beside them
         stated = {c for f in loop.invariants for c in conjuncts(f.term)}
-        uniform = [t for v in plain if v in said for t in _uniform(kernel, Var(v), True)]
+        uniform = [t for v in plain if v in said for t in _uniform(Var(v), grid_wide)]
         out += [t for t in uniform if t not in stated]
     # strides read from memory (`acc += a[i]`) make `%` candidates the solvers choke on
     steps = {v: s for v, s in strides(loop, changed).items() if not _reads_arrays(s)}
     _, cond = split_flags(kernel, loop.cond)
     for v in scalars:
         x = Var(v)
-        out += _uniform(kernel, x, barrier)
+        out += _uniform(x, grid_wide)
         e0 = _initial(before, v, changed)
         if e0 is not None:
             out += [Binary(BinOp.GE, x, e0), Binary(BinOp.LE, x, e0)]

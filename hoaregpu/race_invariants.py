@@ -118,9 +118,9 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
     for v, st in steps.items():
         # strided loops over the threads (`i = tid; ...; i += blockDim.x`): program facts
         terms.append(Binary(BinOp.EQ, _mod(Var(v), st), _mod(gid, st)))
+    touched = sorted({(acc.array, acc.kind) for acc in accesses})
     if core.has_barrier(loop.body):
         # a barrier in the loop assigns the flags of every array: nothing recorded since it
-        touched = {(acc.array, acc.kind) for acc in accesses}
         for a in sorted(ins.checked):
             terms += [Binary(BinOp.LE, Var(flag(a, kind)), IntLit(0)) for kind in ins.kinds(a)]
             # a log the loop never writes stays empty across it, but its barrier lowers the
@@ -131,7 +131,7 @@ def loop_candidates(ins: Instrumenter, loop: core.While, accesses: list[Access])
                 for kind in ins.kinds(a)
                 if (a, kind) not in touched
             ]
-    for a, kind in sorted({(acc.array, acc.kind) for acc in accesses}):
+    for a, kind in touched:
         f = Var(flag(a, kind))
         recorded = Binary(BinOp.NE, f, IntLit(0))
         # (no `f <= 0` here: without a barrier in the loop, an access of it makes it false

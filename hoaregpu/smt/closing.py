@@ -10,7 +10,7 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode
 
 from .expand import ExpandThreadQuantifiers
-from .sums import Closed, Closer, Effects, _subterms, has_markers
+from .sums import Closed, Closer, Effects, has_markers, subterms
 
 
 class _Local(NamedTuple):
@@ -43,7 +43,7 @@ class KernelCloser:
             out = self._closed[f] = self.closer.walk(g)
             if out not in self._local:
                 effects = self.closer.effects
-                markers = [x for x in _subterms(g) if x in effects] if has_markers(g) else []
+                markers = [x for x in subterms(g) if x in effects] if has_markers(g) else []
                 self._local[out] = _Local(
                     tuple(effects[x] for x in sorted(markers, key=lambda x: x.node_id())),
                     frozenset(out.get_free_variables()),

@@ -83,7 +83,8 @@ class Effects(NamedTuple):
 MAX_PAIRS = 64  # extensionality instances per VC
 
 
-def _subterms(f: FNode) -> set[FNode]:
+def subterms(f: FNode) -> set[FNode]:
+    """Every node of `f`, `f` among them."""
     seen: set[FNode] = set()
     stack = [f]
     while stack:
@@ -244,7 +245,7 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         when the bounds are; and the rewrites of `_rewrite`. `free`: the VC's free symbols;
         `uses`, `rewrites`: those of its markers (`effects`)."""
         m = self.mgr
-        in_goal = _subterms(goal) if goal is not None else set()
+        in_goal = subterms(goal) if goal is not None else set()
         uses = [u for u in uses if u.term.get_free_variables() <= free]
         out: list[FNode] = []
         for u in uses:

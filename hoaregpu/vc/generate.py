@@ -10,8 +10,10 @@ array cells the obligation reads).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeVar
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
@@ -31,6 +33,8 @@ from .passive import VcGen
 from .queries import Query as Query
 from .queries import ReplayPlan
 from .wp import obligations
+
+_T = TypeVar("_T")
 
 MAX_CELL_QUERIES = 12
 
@@ -140,6 +144,17 @@ def generate(kernel: core.Kernel, env: Environment, threads: int | Launch | None
     return out
 
 
+def _along(hyps: Hyp | None, memo: dict[int, _T], empty: _T, step: Callable[[Hyp, _T], _T]) -> _T:
+    """`step(hypothesis, value below it)` folded along the path from its root, memoized by
+    `Hyp.index` in `memo`: each hypothesis is looked at once per kernel, as paths share them."""
+    todo = list(unwritten(hyps, memo.keys()))
+    start = todo[0].parent if todo else hyps
+    below = memo[start.index] if start is not None else empty
+    for x in todo:
+        below = memo[x.index] = step(x, below)
+    return below
+
+
 class _Closing:
     """Aggregates (`smt.sums`) get their meaning once a VC's states are all named: a VC whose
     path or obligation holds one is closed. Its path becomes the closed path, each
@@ -153,35 +168,27 @@ class _Closing:
         self.env = env
         self.closer = closing.KernelCloser(env, fixed)
         self.marked: dict[int, bool] = {}  # Hyp.index -> the path up to it holds an aggregate
-        self.closed: dict[int, Hyp] = {}  # Hyp.index -> its closed counterpart
+        self.closed: dict[int, Hyp | None] = {}  # Hyp.index -> its closed counterpart
         self.next_index = 1 + max((leaf.hyps.index for leaf in leaves if leaf.hyps is not None), default=0)
 
     def needed(self, hyps: Hyp | None, obligation: FNode) -> bool:
         return sums.has_markers(obligation) or self._path_marked(hyps)
 
     def _path_marked(self, hyps: Hyp | None) -> bool:
-        todo = list(unwritten(hyps, self.marked.keys()))  # each hypothesis looked at once per kernel
-        start = todo[0].parent if todo else hyps
-        below = self.marked[start.index] if start is not None else False
-        for x in todo:
-            below = self.marked[x.index] = below or sums.has_markers(x.formula)
-        return below
+        return _along(hyps, self.marked, False, lambda x, below: below or sums.has_markers(x.formula))
 
     def _closed_path(self, hyps: Hyp | None) -> Hyp | None:
         """The closed counterpart of the path: the same Hyp where closing changes nothing on it."""
-        todo = list(unwritten(hyps, self.closed.keys()))  # each hypothesis closed once per kernel
-        start = todo[0].parent if todo else hyps
-        below = self.closed[start.index] if start is not None else None
-        for x in todo:
-            f = self.closer.rewrite(x.formula)
-            if f == x.formula and below is x.parent:
-                below = x
-            else:
-                known = below.approximations if below is not None else frozenset()
-                below = Hyp(f, below, self.next_index, known | frozenset(approximations(f)), x.defines)
-                self.next_index += 1
-            self.closed[x.index] = below
-        return below
+        return _along(hyps, self.closed, None, self._closed_hyp)
+
+    def _closed_hyp(self, x: Hyp, below: Hyp | None) -> Hyp | None:
+        f = self.closer.rewrite(x.formula)
+        if f == x.formula and below is x.parent:
+            return x
+        known = below.approximations if below is not None else frozenset()
+        closed = Hyp(f, below, self.next_index, known | frozenset(approximations(f)), x.defines)
+        self.next_index += 1
+        return closed
 
     def close(self, hyps: Hyp | None, obligation: FNode) -> tuple[Hyp, FNode]:
         """The VC's path closed, then the aggregates' axioms and facts; its closed obligation."""
