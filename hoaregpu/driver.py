@@ -39,7 +39,6 @@ from .smt.thread_encoding import ThreadEncoder, choose
 from .solvers import Outcome, SolverResult, SolveTask
 from .solvers.cache import ResultCache
 from .solvers.executor import LocalExecutor
-from .transform import make_monotonic
 from .unroll import unroll
 from .vc.generate import Vc, generate, precondition
 from .vc.kinds import Origin, VcKind
@@ -89,7 +88,7 @@ def prepare_kernel(
     # the loops left without invariant get inferred ones (candidates read off the loop before
     # the §4.1 transform hides its condition, pruned on the transformed kernel)
     guessed, candidates = with_candidates(unrolled.kernel, unrolled.missing)
-    kernel = inferred(make_monotonic(guessed), n, candidates)
+    kernel = inferred(guessed, n, candidates)
     # The race checks are ghost code in a kernel of their own, for the race VCs only: the
     # other VCs are the kernel's as without them (hoaregpu.races.race_kernel), and the
     # prepared kernel (which replays counterexamples) stays the program itself.

@@ -40,13 +40,15 @@ from collections.abc import Iterable
 from dataclasses import fields, is_dataclass, replace
 
 from . import core
+from .candidate_runs import refuted
 from .errors import Span
 from .grid import is_multi_block, live_coords
 from .launch import Launch
 from .pretty import show_term
-from .race_invariants import houdini, strides
+from .race_invariants import drop_candidates, houdini, strides
 from .term_walk import conjuncts, subterms, variable_names
 from .terms import At, Binary, BinOp, IntLit, Term, Var
+from .transform import make_monotonic
 from .unroll import MissingInvariant
 from .unroll_shape import split_flags
 
@@ -279,9 +281,14 @@ def with_candidates(
     return replace(kernel, body=go(kernel.body, ())), found
 
 
-def inferred(kernel: core.Kernel, launch: Launch, candidates_: dict[int, core.Formula]) -> core.Kernel:
-    """The kernel with the candidates that `houdini` proves inductive, the others removed."""
-    return houdini(kernel, launch, candidates_) if candidates_ else kernel
+def inferred(program: core.Kernel, launch: Launch, candidates_: dict[int, core.Formula]) -> core.Kernel:
+    """The kernel, transformed (§4.1, `make_monotonic`), with the candidates that `houdini`
+    proves inductive, the others removed. The candidates a run of `program` shows false are
+    dropped first (`candidate_runs`: Houdini would spend z3's resource limit on each)."""
+    dropped = refuted(program, launch, candidates_) if candidates_ else set()
+    kernel = make_monotonic(drop_candidates(program, dropped))
+    alive = {c: f for c, f in candidates_.items() if c not in dropped}
+    return houdini(kernel, launch, alive) if alive else kernel
 
 
 def survivors(kernel: core.Kernel) -> list[core.Formula]:
