@@ -20,70 +20,56 @@ candidate Houdini would keep (a spurious failure later), so a falsification coun
   nondeterminism (E-SASSIGN: the run picks one of the values the model allows), and races
   are checked elsewhere (the run here has no race detector).
 
-Runs are cheap and bounded: `RUNS` seeds, open launch sizes drawn small, a step budget
-scaled by the thread count. An interpreter that cannot run the kernel (a construct it
-lacks) refutes nothing.
+Runs are cheap and bounded: two, open launch sizes drawn small (and a warp or two wide in the
+second), inputs sampled or, when sampling misses `requires`, from a z3 model of it
+(`interp.solver_inputs.AutoInputs`), a step budget scaled by the thread count. An
+interpreter that cannot run the kernel (a construct it lacks) refutes nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import random
-from typing import TYPE_CHECKING
 
 from .core import Formula, Kernel
 from .errors import HoareGpuError
 from .grid import geometry
-from .launch import Coord, Launch
+from .launch import THREAD_X, Coord, Launch
 
-if TYPE_CHECKING:  # the interpreter is imported when a run is made
-    from .interp.results import Violation
-
-RUNS = 2
 MAX_THREADS = 4096  # larger launches are not run here
-THREAD_STEPS = 4_000_000  # per run: lockstep steps times threads, at most
-STEP_RANGE = (200, 20_000)  # lockstep steps per run, whatever the thread count
+THREAD_STEPS = 50_000  # per run: lockstep steps times threads, at most (about 0.5 s)
+STEP_RANGE = (50, 1_000)  # lockstep steps per run, whatever the thread count
 
 
 def refuted(kernel: Kernel, launch: Launch, candidates: dict[int, Formula]) -> set[int]:
     """The columns of the candidates in `kernel` that a run shows false (module doc)."""
-    from .interp.generate import sampling_generator
-    from .interp.lockstep import Checks, Lockstep, Stop
-    from .interp.results import LOOP_INVARIANT, RACE, WRITE_CONFLICT
-
-    harmless = {RACE, WRITE_CONFLICT}
-
-    class Falsifier(Checks):
-        """Checks that record the candidates found false and never stop for them."""
-
-        found: set[int]
-
-        def formula(self, kind: str, what: str, f: Formula, mask: list[int]) -> Violation | None:
-            if kind != LOOP_INVARIANT or f.span.col not in candidates:
-                return super().formula(kind, what, f, mask)
-            fail = self.check(f, mask)
-            if fail is not None and fail.error is None and all(v.kind in harmless for v in self.violations):
-                self.found.add(f.span.col)
-            return None
+    from .interp.falsify import Falsifier, SampledHeads
+    from .interp.lockstep import Stop
+    from .interp.solver_inputs import AutoInputs
 
     rng = random.Random(0)
     out: set[int] = set()
 
-    def draw(c: Coord) -> int:  # open sizes: a few threads, a block or two
-        return rng.randint(2, 4) if not c.block else rng.randint(1, 2)
+    inputs = AutoInputs()
+    for wide in (False, True):
+        # open sizes: a few threads, then a warp or more (strides like `blockDim.x / 32`
+        # are 0 below 32); a block or two
+        def draw(c: Coord, wide: bool = wide) -> int:
+            if c.block:
+                return rng.randint(1, 2)
+            return rng.choice((32, 64)) if wide and c == THREAD_X else rng.randint(2, 4)
 
-    for _ in range(RUNS):
         try:
             geo = geometry(kernel, launch, draw)
             if geo.threads > MAX_THREADS:
-                return out
-            state = sampling_generator(kernel, geo, rng)
+                continue
+            state = inputs(kernel, geo, rng)  # sampled; from a z3 model when sampling misses
             if state is None:
                 continue
             steps = min(max(THREAD_STEPS // geo.threads, STEP_RANGE[0]), STEP_RANGE[1])
             checks = Falsifier(kernel, state, state.copy(), steps)
-            checks.found = set()
-            machine = Lockstep(kernel, state, checks, rng.randrange(2**31), steps, None)
+            checks.candidates, checks.found = frozenset(candidates), set()
+            machine = SampledHeads(kernel, state, checks, rng.randrange(2**31), steps, None)
             with contextlib.suppress(Stop):  # what was found before it stands (module doc)
                 machine.run(kernel.body, list(range(state.threads)))
             out |= checks.found

@@ -63,7 +63,25 @@ def test_past_a_failed_assert_a_run_refutes_nothing(tmp_path: Path) -> None:
 
 
 def test_without_an_admissible_input_nothing_is_refuted(tmp_path: Path) -> None:
-    # sampling finds no input with n > 1000 (its values are small): no run, no refutation
-    every, gone = guessed(tmp_path, ACCUMULATE.replace("n >= 2", "n > 1000 && n < 1002"))
+    # neither sampling nor a z3 model satisfies `requires`: no run, no refutation
+    every, gone = guessed(tmp_path, ACCUMULATE.replace("n >= 2", "n >= 2 && n * n < 0"))
     assert "acc == acc @ 0" in every
     assert gone == set()
+
+
+def test_the_last_head_of_a_loop_is_checked(tmp_path: Path) -> None:
+    # heads are checked sampled (the first four, powers of two) and at the last: the stride
+    # overshoots n only there (i = 21 > 20, the 8th head), and `i <= n` is no invariant
+    every, gone = guessed(
+        tmp_path,
+        """
+        /*@ requires n == 20; */
+        __global__ void k(int *out, int n) {
+            int i = 0;
+            while (i < n) { i += 3; }
+            out[threadIdx.x] = i;
+        }
+        """,
+    )
+    assert "i <= n" in gone
+    assert {"i >= 0", "i % 3 == 0 % 3"} <= every - gone
