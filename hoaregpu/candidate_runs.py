@@ -3,8 +3,8 @@
 A false candidate costs Houdini a solver call that runs to z3's resource limit, round after
 round (`race_invariants.houdini`): on `specs/grid_tiled_loop.cu` six false guesses about the
 accumulator took 70 of its 80 seconds. A run of the kernel from an admissible input checks
-every candidate at every loop head (`interp.lockstep`, H-WHILE's mask: the loop's entry
-mask) for free, and a candidate false at a state the program reaches is no invariant:
+the candidates at its loop heads (`interp.falsify`, over H-WHILE's mask: the loop's entry
+mask) in milliseconds, and a candidate false at a state the program reaches is no invariant:
 Houdini could never prove it, since the candidates it keeps hold together at entry and are
 preserved, so they hold at every head the model reaches, and the model reaches at least
 what the program does (havocs and cuts only add states).
@@ -13,12 +13,14 @@ Dropping a candidate is always sound: it only weakens what the later VCs may ass
 survivors are proved by Houdini and again as ordinary VCs. What a run must not do is drop a
 candidate Houdini would keep (a spurious failure later), so a falsification counts only
 
-- on an admissible input (sampled: `requires` holds), without error in the clause itself;
+- on an admissible input (`requires` holds), without error in the clause itself;
 - while the run has met no violation but races and write conflicts. The VC generator
   assumes a clause after checking it, so past a false `assert` or loop invariant the model
   no longer contains the run's states. Write conflicts are the lockstep semantics' own
   nondeterminism (E-SASSIGN: the run picks one of the values the model allows), and races
-  are checked elsewhere (the run here has no race detector).
+  are checked elsewhere (the run here has no race detector). A call runs its body, and a
+  contract's `requires` and `ensures` are checked around it (a violation stops the
+  falsifications), so the run stays inside the VCs' model of calls too.
 
 Runs are cheap and bounded: two, open launch sizes drawn small (and a warp or two wide in the
 second), inputs sampled or, when sampling misses `requires`, from a z3 model of it
