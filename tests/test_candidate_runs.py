@@ -85,3 +85,16 @@ def test_the_last_head_of_a_loop_is_checked(tmp_path: Path) -> None:
     )
     assert "i <= n" in gone
     assert {"i >= 0", "i % 3 == 0 % 3"} <= every - gone
+
+
+def test_a_large_mask_is_checked_at_its_edges_and_spread_between() -> None:
+    from hoaregpu.interp.falsify import _sample
+
+    small = list(range(100))
+    assert _sample(small) == small
+    mask = list(range(0, 8192, 2))  # 4,096 threads
+    picked = _sample(mask)
+    assert len(picked) == 128 and set(picked) <= set(mask)
+    assert picked[:32] == mask[:32] and picked[-32:] == mask[-32:]
+    assert len(set(picked)) == len(picked)
+    assert max(picked[32:-32]) > 4000  # the middle is spread over the mask, not bunched
