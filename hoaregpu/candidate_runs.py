@@ -24,8 +24,9 @@ candidate Houdini would keep (a spurious failure later), so a falsification coun
 
 Runs are cheap and bounded: two, open launch sizes drawn small (and a warp or two wide in the
 second), inputs sampled or, when sampling misses `requires`, from a z3 model of it
-(`interp.solver_inputs.AutoInputs`), a step budget scaled by the thread count. An
-interpreter that cannot run the kernel (a construct it lacks) refutes nothing.
+(`interp.solver_inputs.AutoInputs`), a step budget scaled by the thread count. A run that
+cannot be made (a construct the interpreter lacks, any error of its own) refutes nothing: like the replay of
+counterexamples, it is a shortcut and never breaks `verify`.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ import contextlib
 import random
 
 from .core import Formula, Kernel
-from .errors import HoareGpuError
 from .grid import geometry
 from .launch import THREAD_X, Coord, Launch
 
@@ -76,6 +76,6 @@ def refuted(kernel: Kernel, launch: Launch, candidates: dict[int, Formula]) -> s
             with contextlib.suppress(Stop):  # what was found before it stands (module doc)
                 machine.run(kernel.body, list(range(state.threads)))
             out |= checks.found
-        except (HoareGpuError, ValueError, ArithmeticError, RecursionError):
-            continue  # not runnable here: nothing refuted
+        except Exception:  # not runnable here: nothing refuted (a shortcut must never break `verify`)
+            continue
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pipeline_kit import source
 
 from hoaregpu.candidate_runs import refuted
@@ -98,3 +99,17 @@ def test_a_large_mask_is_checked_at_its_edges_and_spread_between() -> None:
     assert picked[:32] == mask[:32] and picked[-32:] == mask[-32:]
     assert len(set(picked)) == len(picked)
     assert max(picked[32:-32]) > 4000  # the middle is spread over the mask, not bunched
+
+
+def test_a_run_that_breaks_refutes_nothing_and_does_not_break_inference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hoaregpu.interp import falsify
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("an interpreter bug")
+
+    monkeypatch.setattr(falsify.SampledHeads, "run", broken)
+    every, gone = guessed(tmp_path, ACCUMULATE)
+    assert "acc == acc @ 0" in every
+    assert gone == set()
