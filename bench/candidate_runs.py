@@ -8,7 +8,8 @@ refuted is among Houdini's survivors on all of them (such a candidate would be a
 dropped), and the survivors are the same both ways (they may differ only where z3's
 resource limit decides differently).
 
-Writes bench/results/candidate_runs.json (one row per kernel) and candidate_runs.md.
+Writes bench/results/candidate_runs.json (one row per kernel) and candidate_runs.md, after each
+file (marked partial until the last).
 Usage: python bench/candidate_runs.py [PATH...] [--name STEM]   (default: specs/)
 """
 
@@ -95,6 +96,9 @@ def measure(path: Path) -> list[dict[str, Any]]:
                 "survivors": len(kept_before),
                 "true_refuted": sorted(show_term(candidates[c].term) for c in gone & kept_before),
                 "same_survivors": kept_before == kept_after,
+                # where z3's resource limit decided differently: kept only without / with the runs
+                "lost": sorted(show_term(candidates[c].term) for c in kept_before - kept_after),
+                "gained": sorted(show_term(candidates[c].term) for c in kept_after - kept_before),
             }
         )
         print(json.dumps(rows[-1]), flush=True)
@@ -106,22 +110,32 @@ def _unrolled(kernel: Any, launch: Launch) -> tuple[Any, Any]:
     return u.kernel, u.missing
 
 
-def report(rows: list[dict[str, Any]]) -> str:
+def report(rows: list[dict[str, Any]], stopped_after: str | None = None) -> str:
     done = [r for r in rows if "candidates" in r]
     total = {k: sum(r[k] for r in done) for k in ("candidates", "refuted", "survivors")}
     before = sum(r["houdini_all_s"] for r in done)
     after = sum(r["houdini_rest_s"] + r["runs_s"] for r in done)
     wrong = [r for r in done if r["true_refuted"]]
     differ = [r for r in done if not r["same_survivors"]]
+    lost = sum(len(r.get("lost", ())) for r in differ)
+    gained = sum(len(r.get("gained", ())) for r in differ)
+    recorded = differ and all("lost" in r for r in differ)  # (rows of an older run lack them)
+    detail = f": {lost} survivors lost, {gained} gained with the runs first" if recorded else ""
     lines = [
         "# Candidate invariants refuted by runs (bench/candidate_runs.py)",
         "",
+        *(
+            [f"Partial: the run stopped after {stopped_after} (results are written after each file).", ""]
+            if stopped_after
+            else []
+        ),
         f"{len(done)} kernels with candidates; {total['candidates']} candidates, {total['refuted']} "
         f"refuted by runs, {total['survivors']} survivors of Houdini on all.",
         f"Inference time: {before:.0f} s with Houdini on every candidate, {after:.0f} s with the runs first.",
         f"Candidates a run refuted that Houdini kept (must be none): {len(wrong)}.",
         f"Kernels whose survivors differ: {len(differ)}"
         + (f" ({', '.join(r['kernel'] for r in differ)})" if differ else "")
+        + detail
         + ".",
         "",
         "| file | kernel | candidates | refuted | kept | runs (s) | Houdini all (s) | Houdini rest (s) |",
@@ -141,11 +155,19 @@ def main() -> None:
     ap.add_argument("paths", nargs="*", default=[str(ROOT / "specs")])
     ap.add_argument("--name", default="candidate_runs")
     args = ap.parse_args()
-    rows = [r for p in files(args.paths) for r in measure(p)]
-    out = ROOT / "bench" / "results"
-    (out / f"{args.name}.json").write_text(json.dumps(rows, indent=1) + "\n")
-    (out / f"{args.name}.md").write_text(report(rows))
+    rows: list[dict[str, Any]] = []
+    todo = files(args.paths)
+    for i, path in enumerate(todo):
+        rows += measure(path)
+        write(rows, args.name, None if i == len(todo) - 1 else str(path))
     print(report(rows))
+
+
+def write(rows: list[dict[str, Any]], name: str, stopped_after: str | None) -> None:
+    """The results so far (a long Houdini on all candidates may outlast a time limit)."""
+    out = ROOT / "bench" / "results"
+    (out / f"{name}.json").write_text(json.dumps(rows, indent=1) + "\n")
+    (out / f"{name}.md").write_text(report(rows, stopped_after))
 
 
 if __name__ == "__main__":
