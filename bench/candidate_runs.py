@@ -26,6 +26,7 @@ from hoaregpu.candidate_runs import refuted
 from hoaregpu.driver import kernel_launch, load_kernels
 from hoaregpu.errors import HoareGpuError
 from hoaregpu.frontend import ClangOptions
+from hoaregpu.inputs import spec_files
 from hoaregpu.launch import Launch
 from hoaregpu.limits import DEFAULT_UNROLL
 from hoaregpu.loop_inference import survivors, with_candidates
@@ -36,13 +37,6 @@ from hoaregpu.transform import make_monotonic
 from hoaregpu.unroll import unroll
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def files(paths: list[str]) -> list[Path]:
-    out: list[Path] = []
-    for p in map(Path, paths):
-        out += sorted(q for q in p.rglob("*") if q.suffix in (".cu", ".cl")) if p.is_dir() else [p]
-    return out
 
 
 def launch_and_clang(path: Path) -> tuple[Launch | None, ClangOptions | None]:
@@ -156,7 +150,7 @@ def main() -> None:
     ap.add_argument("--name", default="candidate_runs")
     args = ap.parse_args()
     rows: list[dict[str, Any]] = []
-    todo = files(args.paths)
+    todo = [Path(p) for p in spec_files(args.paths)]
     for i, path in enumerate(todo):
         rows += measure(path)
         write(rows, args.name, None if i == len(todo) - 1 else str(path))
