@@ -75,10 +75,18 @@ class GridTerms:
             c = Coord(block, axis)
             size = self.sizes[c]
             sizes.append(size)
-            here = rest if axis == 2 else m.Minus(rest, m.Times(size, m.Div(rest, size)))
+            if rest.is_int_constant() and (rest.constant_value() == 0 or size.is_int_constant()):
+                # folded (0 div n = 0 for any size n >= 1): an unfolded `0 div gridDim.y` made
+                # `e @ (0, 0)` nonlinear on an open grid, which z3 does not simplify
+                r = int(rest.constant_value())
+                n = int(size.constant_value()) if size.is_int_constant() else 1
+                here = m.Int(r if axis == 2 else r % n)
+                rest = m.Int(r // n)
+            else:
+                here = rest if axis == 2 else m.Minus(rest, m.Times(size, m.Div(rest, size)))
+                rest = m.Div(rest, size)
             if c in self.live:
                 coords[c] = here
-            rest = m.Div(rest, size)
         return m.And(m.LE(m.Int(0), linear), m.LT(linear, m.Times(sizes)))
 
     def same_block_thread(

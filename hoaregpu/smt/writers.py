@@ -27,8 +27,11 @@ of the condition of a positive literal z of the mask, so an active t has c(t) = 
 
 The thread number plus a constant (`a[blockIdx.x * blockDim.x + threadIdx.x + c]`, any
 sizes) needs no `div` at all: w = n - c. Other digit stores are recognised only when every
-live size is a constant: `div`/`mod` by a symbolic size is nonlinear, and the Skolem form
-is then kept as before.
+live size that divides is a constant: `div`/`mod` by a symbolic size is nonlinear, and the
+Skolem form is then kept. The outermost live coordinate's size divides nothing (its digit is
+the quotient, and the thread number composes it without a modulus), so it may be open: a
+grid 2 blocks wide with any number of block rows (`gridDim.y`) names `c[row * 32 + col]`'s
+writer.
 """
 
 from __future__ import annotations
@@ -182,20 +185,24 @@ def writer_of(enc: Encoder, indices: tuple[Term, ...], ns: list[FNode], mask: Ma
         # times a constant: the cells between two threads' have no writer (checked at w)
         w = m.Div(w, m.Int(d.scale))
         return Writer(w, m.And(enc.active(mask, w), m.Equals(enc.at(indices[0], w), n)))
-    if not all(enc.sizes[c].is_constant() for c in enc.live):
-        return None  # div/mod by symbolic sizes: nonlinear (the Skolem writer is kept)
+    # div/mod by symbolic sizes would be nonlinear (the Skolem writer is kept then); the size of
+    # the outermost live coordinate is no divisor, nor is the size of an index's highest digit,
+    # so those may be symbolic (a grid with an open number of block rows)
+    constant = {c for c in enc.live if enc.sizes[c].is_constant()}
+    if not set(enc.live[:-1]) <= constant or any(not set(d.coords[:-1]) <= constant for d in digits.values()):
+        return None
     coords: dict[Coord, FNode] = {c: m.Int(k) for c, k in fixed.items()}
     for j, d in digits.items():
         v = m.Minus(ns[j], m.Int(d.offset)) if d.offset else ns[j]
         v = m.Div(v, m.Int(d.scale)) if d.scale != 1 else v
         weight = 1
         for i, c in enumerate(d.coords):
-            size = int(enc.sizes[c].constant_value())
             digit = m.Div(v, m.Int(weight)) if weight != 1 else v
-            if i < len(d.coords) - 1:  # a lower digit: modulo its size
+            if i < len(d.coords) - 1:  # a lower digit: modulo its size (a constant)
+                size = int(enc.sizes[c].constant_value())
                 digit = m.Minus(digit, m.Times(m.Int(size), m.Div(digit, m.Int(size))))
+                weight *= size
             coords[c] = digit
-            weight *= size
     w = enc.compose(coords)
     # every index checked at w, the digits' too: implied by the digits' ranges, but z3 finds
     # the planted race of a tiled kernel in seconds this way and not in minutes with ranges

@@ -417,3 +417,46 @@ def test_a_negated_branch_pins_nothing() -> None:
             enc, enc.fresh_like("a"), Mask().conj(z, False), "a", (parse_expr("blockIdx.x"),), parse_expr("1")
         )
         assert _skolem_functions(update, "a")[0] is not None
+
+
+# WRITER_CASES of the 2-D kernel whose writer is named on a grid with an open number of block
+# rows (`gridDim.y`, the outermost live coordinate: no index divides by its size)
+OPEN_ROWS_NAMED = [
+    "a[row * width + col]",
+    "a[row * width + col + 1]",
+    "t[row][col]",
+    "t[block][thread]",
+    "u[by*gx+bx][ty][tx + 1]",
+    "u[bid][ty][tx][tx]",
+    "u[bid][2 * tx][ty]",
+]
+
+
+@pytest.mark.parametrize("case", [c for c, v in WRITER_CASES.items() if v[0] == "2-D"])
+def test_with_an_open_outermost_size_the_named_writer_is_the_thread_that_writes(case: str) -> None:
+    """2 x 2 blocks on a grid 2 blocks wide and `gridDim.y` open. The quantified equivalence
+    of the forms is beyond z3 there (div/mod under a thread quantifier, a symbolic bound), so
+    its core is checked quantifier-free: any thread t of the grid is the named writer w(ē@t)
+    of the cell it writes. Then the update agrees with Definition 3.5 (the writer's condition
+    is that w is active and writes n̄, so a cell no active thread writes keeps its value). A
+    writer one off is refuted."""
+    from hoaregpu.launch import Launch
+    from hoaregpu.smt.writers import writer_of
+
+    kernel, _, indices, _, fixed = WRITER_CASES[case]
+    with fresh_env() as env:
+        enc = Encoder(GRID_KERNELS[kernel], env, Launch((2, 2, 1), (2, None, 1)))
+        m = enc.mgr
+        terms = tuple(parse_expr(i) for i in indices)
+        t = m.Symbol("th", INT)
+        named = writer_of(enc, terms, [enc.at(e, t) for e in terms], Mask())
+        assert (named is not None) is (case in OPEN_ROWS_NAMED)
+        if named is None:
+            return
+        assert fixed  # what is named on the open grid is named on the fixed one
+        thread = m.And(*enc.size_facts(), m.LE(m.Int(0), t), m.LT(t, enc.nthreads))
+        formulas = [
+            Implies(thread, m.Equals(named.number, t)),
+            Implies(thread, m.Equals(named.number, m.Plus(t, m.Int(1)))),
+        ]
+        assert decide(formulas, timeout=20.0) == [PROVED, REFUTED]
