@@ -105,6 +105,7 @@ class _Part(NamedTuple):
     hyp: Hyp
     conjunct: FNode
     links: frozenset[FNode]
+    defines: frozenset[FNode] = frozenset()  # the symbols it defines (`_defined`), if any
 
 
 class Slicer:
@@ -149,10 +150,11 @@ class Slicer:
     def _index(self) -> dict[FNode, list[_Part]]:
         if self._by_link is None:
             found = [
-                (_Part((not h.defines, h.index, pos), h, c, links), h.defines & links or _defined(c, links))
+                (_Part((not h.defines, h.index, pos), h, c, links, defined), h.defines & links or defined)
                 for h, parts in self._parts.items()
                 for pos, c in enumerate(parts)
                 for links in (_links(c),)
+                for defined in (_defined(c, links),)
             ]
             derived = _derived_hubs(found)
             self._by_link = {}
@@ -182,11 +184,22 @@ class Slicer:
         return list(self._parts)
 
     def premises(
-        self, hyps: Hyp | None, goal: FNode, most: int | None = None, without: _Select | None = None
+        self,
+        hyps: Hyp | None,
+        goal: FNode,
+        most: int | None = None,
+        without: _Select | None = None,
+        opaque: _Select | None = None,
+        axioms: bool = True,
     ) -> list[FNode] | None:
         """The conjuncts of the path that the goal depends on (module doc), in path order;
         None once they are more than `most`. Those linked to a symbol that `without` selects
-        are left out, and nothing is reached through them (a weaker slice still)."""
+        are left out, and nothing is reached through them (a weaker slice still). The
+        definitions (`_defined`) of symbols that `opaque` selects and the goal does not read
+        are left out too (what else the path says of them is kept: an assumed assertion
+        about a tile's cells, not the tile's store), and without `axioms` the quantified
+        conjuncts of the aggregates' axioms (`Hyp.defines`; their ground instances stay):
+        weaker slices still."""
         if hyps is None:
             return []
         by_link = self._index()
@@ -194,12 +207,22 @@ class Slicer:
         if most is not None and len(keep) > most:
             return None
         seen = set(_links(goal))
+        read = frozenset(seen)
         todo = list(seen)
         while todo:
             for part in by_link.get(todo.pop(), ()):
                 if part.order in keep or not self._on_path(part.hyp, hyps):
                     continue
                 if without is not None and any(without(s) for s in part.links):
+                    continue
+                if (
+                    opaque is not None
+                    and part.defines
+                    and not part.defines & read
+                    and all(opaque(s) for s in part.defines)
+                ):
+                    continue
+                if not axioms and part.hyp.defines and part.conjunct.is_forall():
                     continue
                 keep[part.order] = part
                 if most is not None and len(keep) > most:
@@ -213,14 +236,26 @@ class Slicer:
     def formula(self, hyps: Hyp | None, goal: FNode) -> FNode: ...
     @overload
     def formula(
-        self, hyps: Hyp | None, goal: FNode, most: int, without: _Select | None = None
+        self,
+        hyps: Hyp | None,
+        goal: FNode,
+        most: int,
+        without: _Select | None = None,
+        opaque: _Select | None = None,
+        axioms: bool = True,
     ) -> FNode | None: ...
     def formula(
-        self, hyps: Hyp | None, goal: FNode, most: int | None = None, without: _Select | None = None
+        self,
+        hyps: Hyp | None,
+        goal: FNode,
+        most: int | None = None,
+        without: _Select | None = None,
+        opaque: _Select | None = None,
+        axioms: bool = True,
     ) -> FNode | None:
         """premises → goal: valid only if the whole VC is (a weaker VC); None when the
         premises are more than `most`."""
-        premises = self.premises(hyps, goal, most, without)
+        premises = self.premises(hyps, goal, most, without, opaque, axioms)
         if premises is None:
             return None
         m = self.env.formula_manager
