@@ -97,6 +97,14 @@ def _derived_hubs(parts: list[tuple[_Part, frozenset[FNode]]]) -> frozenset[FNod
         derived = more
 
 
+def _total(f: FNode, defined: frozenset[FNode]) -> frozenset[FNode]:
+    """`defined`, if `f` defines its symbol everywhere (`∀x̄. F(x̄) = e`, a store's new
+    version), else nothing: a guarded `∀x̄. g → F(x̄) = e` says what is known of some cells
+    (an assumed `assert s[tid] == a[tid]`), which a lean slice keeps."""
+    body = f.arg(0) if f.is_forall() else f
+    return frozenset() if body.is_implies() else defined
+
+
 class _Part(NamedTuple):
     # (not the aggregates' axioms?, Hyp.index, position in the hypothesis): path order, but
     # the axioms (the hypothesis that `defines`, a closed VC's last) first, as `smt.script`
@@ -105,7 +113,7 @@ class _Part(NamedTuple):
     hyp: Hyp
     conjunct: FNode
     links: frozenset[FNode]
-    defines: frozenset[FNode] = frozenset()  # the symbols it defines (`_defined`), if any
+    defines: frozenset[FNode] = frozenset()  # the symbol it defines everywhere (`_total`), if any
 
 
 class Slicer:
@@ -150,7 +158,10 @@ class Slicer:
     def _index(self) -> dict[FNode, list[_Part]]:
         if self._by_link is None:
             found = [
-                (_Part((not h.defines, h.index, pos), h, c, links, defined), h.defines & links or defined)
+                (
+                    _Part((not h.defines, h.index, pos), h, c, links, _total(c, defined)),
+                    h.defines & links or defined,
+                )
                 for h, parts in self._parts.items()
                 for pos, c in enumerate(parts)
                 for links in (_links(c),)

@@ -181,3 +181,60 @@ __global__ void k(int *a, int n) {
         assert any(n.startswith("agg") for n in _names(slicer.premises(total.hyps, total.obligation)))
         formulas = [slicer.formula(vc.hyps, vc.obligation) for vc in (bound, total)]
         assert decide(formulas) == [Outcome.PROVED, Outcome.PROVED]
+
+
+def test_a_lean_slice_leaves_out_the_store_of_an_array_the_goal_reads_only_through_an_assertion() -> None:
+    # the last assertion reads b, whose store reads s; s's own store is left out (its cells
+    # are known from the assumed assertion), and the lean slice is still valid. Without the
+    # assertion, the same lean slice is not valid: it is a weaker VC, never a different one.
+    def src(said: str) -> str:
+        return f"""__global__ void k(int *a, int *b) {{
+    __shared__ int s[64];
+    s[tid] = a[tid];
+    {said}
+    b[tid] = s[tid] + 1;
+    //@ assert b[tid] == a[tid] + 1;
+}}
+"""
+
+    lean_valid = []
+    for said in ("//@ assert s[tid] == a[tid];", ""):
+        with fresh_env() as env:
+            vcs = generate(kernel(src(said)), env)
+            slicer = Slicer(env, (vc.hyps for vc in vcs))
+            goal = _last(vcs, VcKind.ASSERTION)
+            plain = slicer.premises(goal.hyps, goal.obligation)
+            lean = slicer.premises(
+                goal.hyps, goal.obligation, opaque=lambda s: s.symbol_name().split("!")[0] == "s"
+            )
+            assert plain is not None and lean is not None and len(lean) < len(plain)
+            assert decide([slicer.formula(goal.hyps, goal.obligation)]) == [Outcome.PROVED]
+            formula = slicer.formula(
+                goal.hyps, goal.obligation, len(plain), opaque=lambda s: s.symbol_name().split("!")[0] == "s"
+            )
+            assert formula is not None
+            lean_valid.append(decide([formula])[0])
+    assert lean_valid[0] is Outcome.PROVED and lean_valid[1] is not Outcome.PROVED
+
+
+def test_a_lean_slice_leaves_out_the_quantified_axioms_of_a_sum_and_keeps_their_instances() -> None:
+    src = """/*@ requires n >= 0; */
+__global__ void k(int *a, int n) {
+    int acc = 0;
+    /*@ loop invariant 0 <= i && i <= n;
+        loop invariant acc == \\sum(0, i - 1, \\lambda int j; a[j]);
+    */
+    for (int i = 0; i < n; i++) { acc = acc + a[i]; }
+    //@ assert acc == \\sum(0, n - 1, \\lambda int j; a[j]);
+}
+"""
+    with fresh_env() as env:
+        vcs = generate(kernel(src), env)
+        slicer = Slicer(env, (vc.hyps for vc in vcs))
+        total = _last(vcs, VcKind.ASSERTION)
+        plain = slicer.premises(total.hyps, total.obligation)
+        lean = slicer.premises(total.hyps, total.obligation, axioms=False)
+        assert plain is not None and lean is not None
+        gone = [p for p in plain if p not in lean]
+        assert gone and all(p.is_forall() and any(n.startswith("agg") for n in _names([p])) for p in gone)
+        assert any(n.startswith("agg") for n in _names(lean))  # the instances stay
