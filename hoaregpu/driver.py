@@ -193,8 +193,8 @@ def _slices(
         # a lean slice: without the stores of arrays the goal does not read (what assumed
         # assertions and invariants say of their cells is kept) nor the aggregates'
         # quantified axioms (their instances are kept). One slice per VC: the lean one where
-        # it keeps less (the symbolic tiled matmul: its tile assertions, inner sum invariant
-        # and postcondition prove on it in seconds, not in 60 s on the path or plain slice)
+        # it keeps less (the symbolic tiled matmul: its tile assertions and inner sum
+        # invariant prove on it, and time out at 60 s on the path or the plain slice)
         def memory(s: FNode) -> bool:
             return s.symbol_name().split("!", 1)[0] in arrays
 

@@ -206,7 +206,7 @@ class Slicer:
         """The conjuncts of the path that the goal depends on (module doc), in path order;
         None once they are more than `most`. Those linked to a symbol that `without` selects
         are left out, and nothing is reached through them (a weaker slice still). The
-        definitions (`_defined`) of symbols that `opaque` selects and the goal does not read
+        total definitions (`_total`) of symbols that `opaque` selects and the goal does not read
         are left out too (what else the path says of them is kept: an assumed assertion
         about a tile's cells, not the tile's store), and without `axioms` the quantified
         conjuncts of the aggregates' axioms (`Hyp.defines`; their ground instances stay):
