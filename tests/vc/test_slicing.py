@@ -158,10 +158,7 @@ def test_a_definition_is_kept_for_the_symbol_it_defines_not_for_what_it_reads() 
         assert decide([slicer.formula(assertion.hyps, assertion.obligation)]) == [Outcome.PROVED]
 
 
-def test_the_axioms_of_a_sum_are_kept_only_for_goals_that_reach_the_sum() -> None:
-    # the loop invariant's sum makes every VC after it closed with the sum's axioms
-    # (`Hyp.defines`): the counter's bound does not need them, the sum's own goal does
-    src = """/*@ requires n >= 0; */
+SUM_LOOP = """/*@ requires n >= 0; */
 __global__ void k(int *a, int n) {
     int acc = 0;
     /*@ loop invariant 0 <= i && i <= n;
@@ -171,8 +168,13 @@ __global__ void k(int *a, int n) {
     //@ assert acc == \\sum(0, n - 1, \\lambda int j; a[j]);
 }
 """
+
+
+def test_the_axioms_of_a_sum_are_kept_only_for_goals_that_reach_the_sum() -> None:
+    # the loop invariant's sum makes every VC after it closed with the sum's axioms
+    # (`Hyp.defines`): the counter's bound does not need them, the sum's own goal does
     with fresh_env() as env:
-        vcs = generate(kernel(src), env)
+        vcs = generate(kernel(SUM_LOOP), env)
         slicer = Slicer(env, (vc.hyps for vc in vcs))
         bound = next(vc for vc in vcs if vc.kind is VcKind.LOOP_INVARIANT_PRESERVED)
         total = _last(vcs, VcKind.ASSERTION)
@@ -218,18 +220,8 @@ def test_a_lean_slice_leaves_out_the_store_of_an_array_the_goal_reads_only_throu
 
 
 def test_a_lean_slice_leaves_out_the_quantified_axioms_of_a_sum_and_keeps_their_instances() -> None:
-    src = """/*@ requires n >= 0; */
-__global__ void k(int *a, int n) {
-    int acc = 0;
-    /*@ loop invariant 0 <= i && i <= n;
-        loop invariant acc == \\sum(0, i - 1, \\lambda int j; a[j]);
-    */
-    for (int i = 0; i < n; i++) { acc = acc + a[i]; }
-    //@ assert acc == \\sum(0, n - 1, \\lambda int j; a[j]);
-}
-"""
     with fresh_env() as env:
-        vcs = generate(kernel(src), env)
+        vcs = generate(kernel(SUM_LOOP), env)
         slicer = Slicer(env, (vc.hyps for vc in vcs))
         total = _last(vcs, VcKind.ASSERTION)
         plain = slicer.premises(total.hyps, total.obligation)
