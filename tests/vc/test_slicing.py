@@ -230,3 +230,32 @@ def test_a_lean_slice_leaves_out_the_quantified_axioms_of_a_sum_and_keeps_their_
         gone = [p for p in plain if p not in lean]
         assert gone and all(p.is_forall() and any(n.startswith("agg") for n in _names([p])) for p in gone)
         assert any(n.startswith("agg") for n in _names(lean))  # the instances stay
+
+
+def test_a_vc_with_a_lean_slice_keeps_its_plain_slice_first(tmp_path: Path) -> None:
+    # the lean slice is raced beside the plain one, never instead of it: what it leaves out
+    # (the stores of arrays the goal reads only through assumed facts) may be what a solver
+    # needs (the Blelloch scan's barrier invariants at 1,024 threads prove only on the plain)
+    padding = "\n".join(
+        f"    int x{i} = a[tid] + {i};\n    //@ assert x{i} == a[tid] + {i};" for i in range(12)
+    )
+    path = tmp_path / "lean.cu"
+    path.write_text(f"""__global__ void k(int *a, int *b) {{
+    __shared__ int s[64];
+    s[tid] = a[tid];
+    //@ assert s[tid] == a[tid];
+{padding}
+    b[tid] = s[tid] + 1;
+    //@ assert b[tid] == a[tid] + 1;
+}}
+""")
+    (k,) = load_kernels(str(path))
+    prepared = prepare_kernel(str(path), k, None, check_races=False)
+    goal = [vc for vc in prepared.vcs if vc.origin.kind is VcKind.ASSERTION][-1]
+    assert len(goal.slices) == 2
+    plain, lean = goal.slices
+    assert len(lean) < len(plain) < len(goal.script)
+    store = "(declare-fun s (Int) Int)"  # s before its store: read by the store's definition
+    assert store in plain and store not in lean
+    tasks = [SolveTask(text, "z3") for text in goal.slices]
+    assert [r.outcome for r in solve_many(tasks, SolverOptions(timeout=20.0))] == [Outcome.PROVED] * 2
