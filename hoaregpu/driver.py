@@ -25,7 +25,7 @@ from .grid import with_contract
 from .inputs import spec_files
 from .launch import Launch
 from .limits import DEFAULT_UNROLL
-from .loop_inference import inferred, with_candidates
+from .loop_inference import inferred, with_candidates, without_implied
 from .lower import lower_file
 from .prepared import KernelResult, PreparedKernel, PreparedVc, RunResult, VcResult, VerifyOptions
 from .race_instrument import Site, value_of
@@ -96,7 +96,8 @@ def prepare_kernel(
     log_invariants: tuple[tuple[Span, str], ...] = ()
     race_program: tuple[core.Kernel, Launch] | None = None
     # (access facts, `\\written(a, i)`, are about the race logs: proved in the race kernel only)
-    plain = access_facts.without(kernel)
+    # (the per-block uniformity implied by the grid's is left to the race checks: `without_implied`)
+    plain = access_facts.without(without_implied(kernel))
     sources: list[tuple[core.Kernel, Launch, Callable[[Origin], bool] | None]] = [(plain, n, None)]
     keep_race = race_vcs(kernel, check_races)
     if keep_race is not None:

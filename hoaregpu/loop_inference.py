@@ -284,15 +284,14 @@ def with_candidates(
 def inferred(program: core.Kernel, launch: Launch, candidates_: dict[int, core.Formula]) -> core.Kernel:
     """The kernel, transformed (§4.1, `make_monotonic`), with the candidates that `houdini`
     proves inductive, the others removed. The candidates a run of `program` shows false are
-    dropped first (`candidate_runs`: Houdini would spend z3's resource limit on each), and a
-    surviving `x == x @ 0` where `x == x @ (0, 0)` survives in the same loop (`_without_implied`)."""
+    dropped first (`candidate_runs`: Houdini would spend z3's resource limit on each)."""
     dropped = refuted(program, launch, candidates_) if candidates_ else set()
     kernel = make_monotonic(drop_candidates(program, dropped))
     alive = {c: f for c, f in candidates_.items() if c not in dropped}
-    return _without_implied(houdini(kernel, launch, alive)) if alive else kernel
+    return houdini(kernel, launch, alive) if alive else kernel
 
 
-def _without_implied(kernel: core.Kernel) -> core.Kernel:
+def without_implied(kernel: core.Kernel) -> core.Kernel:
     """Each loop's inferred `x == x @ 0` dropped when the loop keeps `x == x @ (0, 0)`: for
     every thread t (in range), x(t) = x(T0) and x(first(t)) = x(T0) (first(t), thread 0 of
     t's block, is a thread in range), so the grid's uniformity implies the block's, and the
@@ -301,7 +300,9 @@ def _without_implied(kernel: core.Kernel) -> core.Kernel:
     what the VCs assume, so this is sound whatever the argument. It is not harmless to keep:
     `∀t. x(t) = x(first(t))` is a term of the thread, a matching loop for z3 (`_uniform`); on the
     symbolic tiled matrix multiplication it alone made the tile assertion time out at 60 s
-    (0.4 s without it)."""
+    (0.4 s without it). Dropped for the kernel's own VCs only (`driver.prepare_kernel`): a race
+    check needs it (`specs/bug_grid_tiled_loop.cu`'s race is refuted in 0.9 s with it, 16 s
+    without), and it is sound to assume there, since it follows from the grid's."""
 
     def go(s: core.Stmt) -> core.Stmt:
         if isinstance(s, core.Seq):

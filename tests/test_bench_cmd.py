@@ -139,10 +139,11 @@ def test_dump_smt_writes_scripts(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert all(f.startswith("bug_off_by_one/bug_off_by_one/") for f in files)
     names = [f.rsplit("/", 1)[1] for f in files]
     # The kernel's own 7 VCs first, then its race check and the access invariants inferred
-    # for it at the loop (line 14).
+    # for it at the loop (line 14), some with a slice beside (`.slice.smt2`).
     assert names[6] == "07-postcondition-L6.smt2"
     assert any("-data-race-" in n for n in names[7:])
-    assert all("-data-race-" in n or n.endswith("-L14.smt2") for n in names[7:])
+    assert all("-data-race-" in n or "-L14." in n for n in names[7:])
+    assert all(n.endswith(".smt2") and n.count(".") in (1, 2) for n in names)
 
 
 # The z3 executable is Debian's optional package; without it this test skips (the in-process
