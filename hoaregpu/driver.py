@@ -189,9 +189,13 @@ def _slices(
             out.append(script_text(m.Not(encoded(sliced))))
             if strict is None:  # the plain slice could only add facts about the values
                 return tuple(out)
-    sliced = slicer.formula(vc.hyps, vc.obligation, size * 3 // 4)
-    if sliced is not None:
-        out.append(script_text(m.Not(encoded(sliced))))
+
+    def script(premises: list[FNode]) -> str:
+        return script_text(m.Not(encoded(m.Implies(m.And(premises), vc.obligation))))
+
+    plain = slicer.premises(vc.hyps, vc.obligation, size * 3 // 4)
+    if plain is not None:
+        out.append(script(plain))
     if vc.origin.kind is not VcKind.DATA_RACE and arrays:
         # a lean slice: without the stores of arrays the goal does not read (what assumed
         # assertions and invariants say of their cells is kept) nor the aggregates'
@@ -204,9 +208,8 @@ def _slices(
             return s.symbol_name().split("!", 1)[0] in arrays
 
         lean = slicer.premises(vc.hyps, vc.obligation, size - 1, opaque=memory, axioms=False)
-        plain = slicer.premises(vc.hyps, vc.obligation, size * 3 // 4) if sliced is not None else None
         if lean is not None and (plain is None or len(lean) < len(plain)):
-            out.append(script_text(m.Not(encoded(m.Implies(m.And(lean), vc.obligation)))))
+            out.append(script(lean))
     return tuple(out)
 
 
