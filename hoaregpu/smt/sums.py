@@ -139,16 +139,18 @@ def _captured(body: FNode, k: FNode) -> list[FNode]:
         return sorted((v for v in body.get_free_variables() if v.get_type() is INT and v != k), key=str)
     out: list[FNode] = []
     seen: set[FNode] = set()
-    stack = [body]  # pre-order, arguments left to right (no recursion: a body may be deep)
-    while stack:
-        g = stack.pop()
+
+    def visit(g: FNode) -> None:
         if g in seen:
-            continue
+            return
         seen.add(g)
         if k not in g.get_free_variables() and g.get_type() is INT and not g.is_constant():
             out.append(g)
-        else:
-            stack.extend(reversed(g.args()))
+            return
+        for a in g.args():
+            visit(a)
+
+    visit(body)
     return out
 
 
