@@ -128,41 +128,6 @@ def _shift(m: FormulaManager, body: FNode, k: FNode) -> tuple[FNode, FNode] | No
     return c, body.substitute({p: k for p in parents})
 
 
-def _captured(body: FNode, k: FNode) -> list[FNode]:
-    """The shape's parameters: the maximal integer subterms of `body` free of `k` that are not
-    literals, in order of first occurrence. Two bodies that differ only there get one function
-    (`A(rowK(t) + k)` of a thread's loop invariant and `A(r * K + k)` of a postcondition), so
-    a solver equates their sums by congruence, with no extensionality (an induction). A body
-    with a quantifier keeps its free integer constants as parameters (a subterm may read a
-    variable the quantifier binds)."""
-    if any(g.is_quantifier() for g in subterms(body)):
-        return sorted((v for v in body.get_free_variables() if v.get_type() is INT and v != k), key=str)
-    out: list[FNode] = []
-    seen: set[FNode] = set()
-
-    def visit(g: FNode) -> None:
-        if g in seen:
-            return
-        seen.add(g)
-        if k not in g.get_free_variables() and g.get_type() is INT and not g.is_constant():
-            out.append(g)
-            return
-        for a in g.args():
-            visit(a)
-
-    visit(body)
-    return out
-
-
-def _replace(env: Environment, f: FNode, mapping: dict[FNode, FNode]) -> FNode:
-    """`f` with each occurrence of a key replaced, outermost first (pySMT's `substitute`
-    replaces symbols only: not `rowK(t)`)."""
-    walker = IdentityDagWalker(env=env, invalidate_memoization=True)
-    walker.memoization.update(mapping)
-    out: FNode = walker.walk(f)
-    return out
-
-
 class Closer(IdentityDagWalker):  # type: ignore[misc]
     """Replaces the markers of one kernel's VCs; shapes (and their axioms) are shared."""
 
@@ -201,9 +166,9 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
                 self.ranges.append((lo, hi))
             return self._expand(kind, lo, hi, k, body)
         m = self.mgr
-        captured = _captured(body, k)
+        captured = sorted((v for v in body.get_free_variables() if v.get_type() is INT and v != k), key=str)
         canon = [m.Symbol(f"{PREFIX}c{i}", INT) for i in range(len(captured))]
-        shape = _replace(self.env, body, {k: self._canon_k, **dict(zip(captured, canon, strict=True))})
+        shape = body.substitute({k: self._canon_k, **dict(zip(captured, canon, strict=True))})
         if kind in (AggKind.SUM, AggKind.NUMOF) and SUM_ENCODING == "prefix":
             # Σ lo..hi = P(hi) - P(lo - 1): splitting a range is linear arithmetic, no axiom
             p = self._function("prefix", shape, canon, 1, lambda f: self._prefix_axioms(f, shape, canon))
