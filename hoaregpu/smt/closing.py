@@ -10,6 +10,7 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode
 
 from .expand import ExpandThreadQuantifiers
+from .shape_links import ShapeLinks
 from .sums import Closed, Closer, Effects, has_markers, subterms
 
 
@@ -31,6 +32,7 @@ class KernelCloser:
     def __init__(self, env: Environment, fixed: bool) -> None:
         self.mgr = env.formula_manager
         self.closer = Closer(env)
+        self.shape_links = ShapeLinks(self.closer)
         self._expand = ExpandThreadQuantifiers(env) if fixed else None
         self._closed: dict[FNode, FNode] = {}
         self._local: dict[FNode, _Local] = {}
@@ -66,7 +68,8 @@ class KernelCloser:
         )
         with_facts = free.union(*(f.get_free_variables() for f in facts))
         steps = list(dict.fromkeys(s for x in locals_ for s in x.steps))
-        out = self.closer.axioms(with_facts) + steps + facts
+        # links of functions of one general body (the facts may bring a function in)
+        out = self.closer.axioms(with_facts) + self.shape_links.links(with_facts) + steps + facts
         if unfold:
             out += self.closer.unfoldings(with_facts, (r for e in effects for r in e.ranges))
         return out

@@ -135,7 +135,7 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         super().__init__(env=env, invalidate_memoization=False)
         self.shapes: dict[tuple[str, FNode], FNode] = {}
         self.definitions: dict[FNode, list[FNode]] = {}  # function -> its axioms
-        self._canon_k = self.mgr.Symbol(f"{PREFIX}k", INT)
+        self.canon_k = self.mgr.Symbol(f"{PREFIX}k", INT)
         self.steps: dict[FNode, tuple[list[FNode], FNode]] = {}  # prefix function -> step axiom
         self.bodies: dict[FNode, FNode] = {}  # prefix function -> its body B(x), x the step's first variable
         self.ranges: list[tuple[int, int]] = []  # constant ranges of sums written out (`unfoldings`)
@@ -146,6 +146,8 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         # what replacing each marker added to the three lists above: a VC gets the facts of
         # the markers it holds, though the walk (memoized for the kernel) met them only once
         self.effects: dict[FNode, Effects] = {}
+        # function -> (its key, its shape, the shape's parameters, its arity): `shape_links`
+        self.signatures: dict[FNode, tuple[str, FNode, tuple[FNode, ...], int]] = {}
 
     def walk_function(self, formula: FNode, args: list[FNode], **kwargs: object) -> FNode:
         name = formula.function_name().symbol_name()
@@ -168,7 +170,7 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         m = self.mgr
         captured = sorted((v for v in body.get_free_variables() if v.get_type() is INT and v != k), key=str)
         canon = [m.Symbol(f"{PREFIX}c{i}", INT) for i in range(len(captured))]
-        shape = body.substitute({k: self._canon_k, **dict(zip(captured, canon, strict=True))})
+        shape = body.substitute({k: self.canon_k, **dict(zip(captured, canon, strict=True))})
         if kind in (AggKind.SUM, AggKind.NUMOF) and SUM_ENCODING == "prefix":
             # Σ lo..hi = P(hi) - P(lo - 1): splitting a range is linear arithmetic, no axiom
             p = self._function("prefix", shape, canon, 1, lambda f: self._prefix_axioms(f, shape, canon))
@@ -212,6 +214,7 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
             name = f"{PREFIX}{key}!{len(self.shapes)}!{len(canon)}"
             f = self.mgr.Symbol(name, FunctionType(INT, [INT] * (arity + len(canon))))
             self.shapes[(key, shape)] = f
+            self.signatures[f] = (key, shape, tuple(canon), arity)
             self.definitions[f] = axioms(f)
         return f
 
@@ -222,7 +225,7 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
         n = len(self.shapes)
         x = m.Symbol(f"{PREFIX}x!{n}", INT)
         cs = [m.Symbol(f"{PREFIX}c{i}!{n}", INT) for i in range(len(canon))]
-        b = shape.substitute({self._canon_k: x, **dict(zip(canon, cs, strict=True))})
+        b = shape.substitute({self.canon_k: x, **dict(zip(canon, cs, strict=True))})
         anchor = m.Equals(m.Function(p, [m.Int(-1), *cs]), m.Int(0))
         step = m.Equals(m.Function(p, [x, *cs]), m.Plus(m.Function(p, [m.Minus(x, m.Int(1)), *cs]), b))
         self.steps[p] = ([x, *cs], step)
@@ -341,7 +344,7 @@ class Closer(IdentityDagWalker):  # type: ignore[misc]
             return m.Function(f, [a, b, *cs])
 
         def B(x: FNode) -> FNode:
-            return shape.substitute({self._canon_k: x, **rename})
+            return shape.substitute({self.canon_k: x, **rename})
 
         one = m.Int(1)
         out: list[FNode] = []
