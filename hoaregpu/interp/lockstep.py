@@ -26,6 +26,7 @@ quantifier instances evaluated by clause checks (see formulas.py).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from ..core import Assert, Assign, Assume, Formula, If, Kernel, Opaque, Seq, Skip, Stmt, Sync, VarKind, While
 from ..errors import HoareGpuError, Span
@@ -39,6 +40,7 @@ from .results import (
     ASSUMPTION_VIOLATED,
     BARRIER_DIVERGENCE,
     CHECK_LABEL,
+    FAILED,
     LOOP_INVARIANT,
     RUNTIME_ERROR,
     STEP_BUDGET,
@@ -81,8 +83,16 @@ class Stop(Exception):
 class Checks:
     """Reporting shared by both interpreters: formula checks and deduplicated violations."""
 
-    def __init__(self, kernel: Kernel, state: State, old: State, budget: int | None = None) -> None:
+    def __init__(
+        self,
+        kernel: Kernel,
+        state: State,
+        old: State,
+        budget: int | None = None,
+        stop_on: Callable[[Violation], bool] | None = None,
+    ) -> None:
         self.kernel = kernel
+        self.stop_on = stop_on  # a violation that ends the run (the one a caller looks for)
         self.notes: list[str] = []
         self.checker = FormulaChecker(kernel, state, old, self.notes, budget)
         self.violations: list[Violation] = []
@@ -94,6 +104,8 @@ class Checks:
             return
         self._seen.add(key)
         self.violations.append(v)
+        if self.stop_on is not None and self.stop_on(v):
+            raise Stop(v, FAILED)
 
     def check(self, f: Formula, mask: list[int]) -> Failure | None:
         """The clause at `mask`; a used-up evaluation budget stops the run (`step-budget`)."""

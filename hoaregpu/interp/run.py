@@ -14,7 +14,7 @@ of a failed verification condition turned into a state by the VC side).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..core import Kernel
@@ -24,7 +24,7 @@ from .generate import sample_admissible
 from .interleave import Interleaving
 from .lockstep import Checks, Lockstep, Stop
 from .races import RaceDetector
-from .results import FAILED, INADMISSIBLE, OK, POSTCONDITION, PRECONDITION, RunResult
+from .results import FAILED, INADMISSIBLE, OK, POSTCONDITION, PRECONDITION, RunResult, Violation
 from .values import State, geometry_of, initial_state, inputs_of
 
 
@@ -36,11 +36,13 @@ def execute(
     check_races: bool = True,
     semantics: str = LOCKSTEP,
     inputs: dict[str, Any] | None = None,
+    stop_on: Callable[[Violation], bool] | None = None,
 ) -> RunResult:
-    """Run `kernel` from `state` (updated in place) with all threads active, checking everything."""
+    """Run `kernel` from `state` (updated in place) with all threads active, checking everything;
+    a violation that `stop_on` selects ends the run (failed) where it happens."""
     old = state.copy()
     # The step budget also bounds the quantifier instances of clause checks (formulas.py).
-    checks = Checks(kernel, state, old, step_budget)
+    checks = Checks(kernel, state, old, step_budget, stop_on)
     shown = inputs if inputs is not None else inputs_of(kernel, old)
     result = RunResult(kernel.name, state.threads, seed, OK, shown, old, None, semantics=semantics)
     everyone = list(range(state.threads))

@@ -29,6 +29,7 @@ from .results import (
     WRITE_CONFLICT,
     RunResult,
     TestResult,
+    Violation,
 )
 from .run import execute
 from .values import Array, State, empty_state
@@ -124,6 +125,7 @@ def shrink(
     races_fail: bool = True,
     fixed_x: bool = False,
     deadline: float | None = None,
+    stop_on: Callable[[Violation], bool] | None = None,
 ) -> tuple[RunResult, int]:
     """A smaller failing run (fewer threads, fewer and smaller inputs) of the same kind, within
     `SHRINK_RUNS` runs and by `deadline` (`time.monotonic()`) if given: the best one so far."""
@@ -139,7 +141,7 @@ def shrink(
             if not admissible(kernel, cand):
                 continue
             runs += 1
-            r = execute(kernel, cand.copy(), best.seed, step_budget, check_races)
+            r = execute(kernel, cand.copy(), best.seed, step_budget, check_races, stop_on=stop_on)
             if _failure_kind(r, races_fail) == kind:
                 best = r
                 improved = True
@@ -162,6 +164,7 @@ def test_kernel(
     keep_going: bool = False,
     launch: Launch | None = None,
     shrink_by: float | None = None,
+    stop_on: Callable[[Violation], bool] | None = None,
 ) -> TestResult:
     """Run `trials` random admissible inputs; stop at the first failure and shrink it.
 
@@ -169,7 +172,8 @@ def test_kernel(
     logic itself accounts for) are noted but do not make a run fail. `on_run` sees every
     drawn run (not the shrinking ones), so another executor can compare without drawing
     the inputs again; `keep_going` runs all trials (the first failure is still the one kept);
-    `shrink_by` (a `time.monotonic()` deadline) bounds the shrinking (its best run so far is kept).
+    `shrink_by` (a `time.monotonic()` deadline) bounds the shrinking (its best run so far is kept);
+    a violation that `stop_on` selects ends its run where it happens (`execute`).
     """
     lo, hi = threads_range
     if lo < 1 or hi < lo:
@@ -191,7 +195,7 @@ def test_kernel(
         if state is None:
             result.skipped += 1
             continue
-        r = execute(kernel, state.copy(), run_seed, step_budget, check_races)
+        r = execute(kernel, state.copy(), run_seed, step_budget, check_races, stop_on=stop_on)
         if on_run is not None:
             on_run(r)
         for note in r.notes:
@@ -216,7 +220,7 @@ def test_kernel(
             result.original = r
             if shrink_failures:
                 result.counterexample, result.shrink_steps = shrink(
-                    kernel, r, lo, step_budget, check_races, races_fail, fixed_x, shrink_by
+                    kernel, r, lo, step_budget, check_races, races_fail, fixed_x, shrink_by, stop_on
                 )
             else:
                 result.counterexample = r

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from pipeline_kit import kernel as parsed
 
 from hoaregpu.interp import InputError, initial_state, render_run, render_test, run_kernel, test_kernel
 from hoaregpu.interp.report import run_to_json
-from hoaregpu.interp.results import POSTCONDITION
+from hoaregpu.interp.results import ASSERTION, FAILED, OK, POSTCONDITION
+from hoaregpu.interp.run import execute
 from hoaregpu.interp.values import array_to_json, inputs_of
 from hoaregpu.launch import Launch
 
@@ -105,3 +107,22 @@ def test_uniform_scalar_param_as_shared_constant() -> None:
     assert "n = 2" in render_run(r, k)
     t = test_kernel(k, (1, 4), 20, seed=3)
     assert t.ok and all(isinstance(x, int) for x in [t.trials])
+
+
+def test_a_run_stops_at_the_violation_it_is_asked_to_stop_on() -> None:
+    # what `verify`'s execution evidence asks for: the rest of the run would only cost time
+    src = """
+        __global__ void k(int *a, int n) {
+            //@ assert a[threadIdx.x] > 0;
+            for (int i = 0; i < 200; i++) { a[threadIdx.x] += i; }
+        }
+        """
+    kern = parsed(src)
+    state = initial_state(kern, 4, {"a": [0, 0, 0, 0], "n": 1})
+    full = execute(kern, state.copy(), 0)
+    stopped = execute(kern, state.copy(), 0, stop_on=lambda x: x.kind == ASSERTION)
+    assert full.status == stopped.status == FAILED
+    assert [x.kind for x in stopped.failures] == [ASSERTION] == [x.kind for x in full.failures]
+    assert stopped.steps < full.steps / 10  # it ended at the assertion, before the loop
+    ignored = execute(kern, state.copy(), 0, stop_on=lambda x: False)
+    assert ignored.steps == full.steps and ignored.status != OK
