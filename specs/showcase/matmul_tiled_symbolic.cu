@@ -1,0 +1,40 @@
+// expect: verified
+// Tiled C = A * B for symbolic sizes, as Kojima, Imanishi & Igarashi's verifier did (VSTTE 2016): 16 x 16
+// tiles, A of gridDim.y * 16 rows and K columns (K open, a multiple of 16), B of K rows and 32 columns, on
+// 2 blocks across and any number of blocks down. The tile loop keeps acc's partial sum as invariant, the
+// loop over a tile's 16 products too, and `assert`s state the tile cells each product reads. The thread's
+// sum and the postcondition's are two prefix functions that agree where rowK == r * K and col == c: a
+// shape link (README, "Aggregates") lets z3 equate them without an induction.
+#define TILE 16
+/*@ requires blockDim.x == 16 && blockDim.y == 16;
+    requires gridDim.x == 2;
+    requires K >= 16 && K % 16 == 0;
+    ensures \forall int r, c; 0 <= r < gridDim.y * 16 && 0 <= c < 32 ==>
+                C[r * 32 + c] == \sum(0, K - 1, \lambda int k; A[r * K + k] * B[k * 32 + c]);
+*/
+__global__ void matmul_tiled_symbolic(const int *A, const int *B, int *C, int K) {
+    __shared__ int As[TILE][TILE];
+    __shared__ int Bs[TILE][TILE];
+    int row = blockIdx.y * TILE + threadIdx.y;
+    int col = blockIdx.x * TILE + threadIdx.x;
+    int rowK = row * K;
+    int acc = 0;
+    /*@ loop invariant 0 <= m && m * 16 <= K;
+        loop invariant acc == \sum(0, m * 16 - 1, \lambda int j; A[rowK + j] * B[j * 32 + col]);
+    */
+    for (int m = 0; m * TILE < K; m++) {
+        As[threadIdx.y][threadIdx.x] = A[rowK + m * TILE + threadIdx.x];
+        Bs[threadIdx.y][threadIdx.x] = B[(m * TILE + threadIdx.y) * 32 + col];
+        __syncthreads();
+        /*@ loop invariant 0 <= k && k <= 16;
+            loop invariant acc == \sum(0, m * 16 + k - 1, \lambda int j; A[rowK + j] * B[j * 32 + col]);
+        */
+        for (int k = 0; k < TILE; k++) {
+            //@ assert As[threadIdx.y][k] == A[rowK + m * 16 + k];
+            //@ assert Bs[k][threadIdx.x] == B[(m * 16 + k) * 32 + col];
+            acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+        }
+        __syncthreads();
+    }
+    C[(blockIdx.y * TILE + threadIdx.y) * 32 + blockIdx.x * TILE + threadIdx.x] = acc;
+}
