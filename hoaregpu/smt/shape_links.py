@@ -26,6 +26,7 @@ from pysmt.fnode import FNode
 from pysmt.typing import INT, FunctionType
 from pysmt.walkers import IdentityDagWalker
 
+from ..terms import AggKind
 from .sums import PREFIX, Closer, subterms
 
 
@@ -73,7 +74,9 @@ class ShapeLinks:
         if f not in self._general:
             key, shape, _, arity = self.closer.signatures[f]
             subs = captured(shape, self.closer.canon_k)
-            if subs is None:
+            # \max/\min of an empty range have no value: their functions are left unlinked
+            # there, as everywhere (a link would equate two such unknowns)
+            if subs is None or key in (AggKind.MAX.name.lower(), AggKind.MIN.name.lower()):
                 self._general[f] = None
             else:
                 m = self.closer.mgr

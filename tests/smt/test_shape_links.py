@@ -100,3 +100,19 @@ def test_captured_subterms_are_maximal_and_skip_literals() -> None:
         assert shape_links.captured(body, k) == [m.Function(f, [t])]
         quantified = m.Plus(k, m.Ite(m.ForAll([t], m.GT(m.Function(f, [t]), k)), Int(1), Int(0)))
         assert shape_links.captured(quantified, k) is None
+
+
+def test_extrema_are_not_linked() -> None:
+    # \max of an empty range has no value; a link would equate two such unknowns
+    with fresh_env() as env:
+        m = env.formula_manager
+        a = Symbol("a", FunctionType(INT, [INT]))
+        k, i, j, n = (Symbol(x, INT) for x in ("k", "i", "j", "n"))
+        closer = sums.Closer(env)
+        first = closer.walk(
+            sums.marker(m, AggKind.MAX, Int(0), n, k, m.Function(a, [m.Plus(m.Times(i, j), k)]))
+        )
+        second = closer.walk(sums.marker(m, AggKind.MAX, Int(0), n, k, m.Function(a, [m.Plus(i, k)])))
+        free = first.get_free_variables() | second.get_free_variables()
+        assert len([f for f in free if f in closer.signatures]) == 2
+        assert shape_links.ShapeLinks(closer).links(free) == []
