@@ -68,24 +68,25 @@ def test_the_links_prove_nothing_false(width: int, offset: int) -> None:
         assert _z3(_matmul_vc(env, width, offset)) is not Outcome.PROVED
 
 
+def _three(env: Environment, kind: AggKind) -> tuple[sums.Closer, list[frozenset[FNode]]]:
+    """Aggregates of `kind` over 0..n of a[i*j + k] (shape parameters i, j), a[i + k] (i:
+    the same general body a[g0 + k]) and a[i * k] (another general body): the closer, and
+    each one's free symbols."""
+    m = env.formula_manager
+    a = Symbol("a", FunctionType(INT, [INT]))
+    k, i, j, n = (Symbol(x, INT) for x in ("k", "i", "j", "n"))
+    closer = sums.Closer(env)
+    bodies = [m.Plus(m.Times(i, j), k), m.Plus(i, k), m.Times(i, k)]
+    walked = [closer.walk(sums.marker(m, kind, Int(0), n, k, m.Function(a, [b]))) for b in bodies]
+    return closer, [frozenset(w.get_free_variables()) for w in walked]
+
+
 def test_only_functions_of_one_general_body_are_linked() -> None:
     with fresh_env() as env:
-        m = env.formula_manager
-        a = Symbol("a", FunctionType(INT, [INT]))
-        k, i, j, n = (Symbol(x, INT) for x in ("k", "i", "j", "n"))
-        closer = sums.Closer(env)
-
-        def prefix(body: FNode) -> FNode:
-            return closer.walk(sums.marker(m, AggKind.SUM, Int(0), n, k, body))
-
-        first = prefix(m.Function(a, [m.Plus(m.Times(i, j), k)]))  # a[i*j + k]: P(x, i, j)
-        second = prefix(m.Function(a, [m.Plus(i, k)]))  # a[i + k]: P'(x, i), general body a[g0 + k]
-        other = prefix(m.Function(a, [m.Times(i, k)]))  # a[i * k]: another general body
+        closer, (first, second, other) = _three(env, AggKind.SUM)
         links = shape_links.ShapeLinks(closer)
-        assert links.links(other.get_free_variables() | second.get_free_variables()) == []
-        both = links.links(
-            first.get_free_variables() | second.get_free_variables() | other.get_free_variables()
-        )
+        assert links.links(other | second) == []
+        both = links.links(first | second | other)
         assert len(both) == 2 and all(f.is_forall() for f in both)
         (general,) = {g for f in both for g in f.get_free_variables() if "general" in g.symbol_name()}
         assert general in closer.definitions  # an aggregate function of the VC (`Hyp.defines`)
@@ -105,14 +106,6 @@ def test_captured_subterms_are_maximal_and_skip_literals() -> None:
 def test_extrema_are_not_linked() -> None:
     # \max of an empty range has no value; a link would equate two such unknowns
     with fresh_env() as env:
-        m = env.formula_manager
-        a = Symbol("a", FunctionType(INT, [INT]))
-        k, i, j, n = (Symbol(x, INT) for x in ("k", "i", "j", "n"))
-        closer = sums.Closer(env)
-        first = closer.walk(
-            sums.marker(m, AggKind.MAX, Int(0), n, k, m.Function(a, [m.Plus(m.Times(i, j), k)]))
-        )
-        second = closer.walk(sums.marker(m, AggKind.MAX, Int(0), n, k, m.Function(a, [m.Plus(i, k)])))
-        free = first.get_free_variables() | second.get_free_variables()
-        assert len([f for f in free if f in closer.signatures]) == 2
-        assert shape_links.ShapeLinks(closer).links(free) == []
+        closer, (first, second, _) = _three(env, AggKind.MAX)
+        assert len([f for f in first | second if f in closer.signatures]) == 2
+        assert shape_links.ShapeLinks(closer).links(first | second) == []
