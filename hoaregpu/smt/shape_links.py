@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import INT, FunctionType
 from pysmt.walkers import IdentityDagWalker
@@ -51,10 +52,10 @@ def captured(body: FNode, k: FNode) -> list[FNode] | None:
     return out
 
 
-def replace(closer: Closer, f: FNode, mapping: dict[FNode, FNode]) -> FNode:
+def replace(env: Environment, f: FNode, mapping: dict[FNode, FNode]) -> FNode:
     """`f` with each occurrence of a key replaced, outermost first (pySMT's `substitute`
     replaces symbols only, not `rowK(t)`)."""
-    walker = IdentityDagWalker(env=closer.env, invalidate_memoization=True)
+    walker = IdentityDagWalker(env=env, invalidate_memoization=True)
     walker.memoization.update(mapping)
     out: FNode = walker.walk(f)
     return out
@@ -81,7 +82,7 @@ class ShapeLinks:
             else:
                 m = self.closer.mgr
                 gs = [m.Symbol(f"{PREFIX}g{i}", INT) for i in range(len(subs))]
-                general = replace(self.closer, shape, dict(zip(subs, gs, strict=True)))
+                general = replace(self.closer.env, shape, dict(zip(subs, gs, strict=True)))
                 self._general[f] = ((key, general, arity), tuple(subs))
         return self._general[f]
 
